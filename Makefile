@@ -1,0 +1,30 @@
+# hookshim — make help lists the targets.
+GO      ?= go
+BIN     := bin/hookshim
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/cli.Version=$(VERSION)
+export CGO_ENABLED ?= 0
+
+.PHONY: help build test lint update-goldens simulate clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## build bin/hookshim
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hookshim
+
+test: ## run every test: unit, golden payloads, end-to-end scripts
+	$(GO) test -count=1 ./...
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+update-goldens: ## rewrite testdata/payloads/*/*.golden after an intended change
+	$(GO) test . -run TestPayloadGoldens -update
+
+simulate: build ## run the embedded demo
+	./$(BIN) simulate
+
+clean: ## remove build output
+	rm -rf bin

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers the real hookshim and a fake handler as programs the
+// scripts (and hookshim's own child processes) can run.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hookshim":    func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+		"fakehandler": func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar against the real binary.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "../../testdata/script",
+		Setup: func(env *testscript.Env) error {
+			// Handlers inherit the environment; keep the user's own config
+			// and log out of the tests.
+			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
+			env.Setenv("HOOKSHIM_LOG", "")
+			env.Setenv("HOOKSHIM_CONFIG", "")
+			return nil
+		},
+	})
+}
+
+// fakeHandler is a handler whose behaviour the script chooses. It reads
+// the envelope first, like a real handler, then runs its steps in order:
+//
+//	record FILE       append the envelope to FILE
+//	stdout TEXT       print TEXT
+//	stderr TEXT       print TEXT on stderr
+//	sleep DURATION    sleep
+//	spawn DURATION    start a child that sleeps that long and holds stdout open
+//	env NAME          print the variable's value on stderr
+//	exit CODE         exit with CODE
+//	big N             print N bytes of x
+func fakeHandler(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	envelope, _ := io.ReadAll(stdin)
+	for i := 0; i < len(args); i++ {
+		op := args[i]
+		arg := ""
+		if i+1 < len(args) {
+			arg = args[i+1]
+		}
+		i++
+		switch op {
+		case "record":
+			f, err := os.OpenFile(arg, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			f.Write(append(envelope, '\n'))
+			f.Close()
+		case "stdout":
+			fmt.Fprint(stdout, arg)
+		case "stderr":
+			fmt.Fprint(stderr, arg)
+		case "sleep":
+			d, _ := time.ParseDuration(arg)
+			time.Sleep(d)
+		case "spawn":
+			cmd := exec.Command("sleep", strings.TrimSuffix(arg, "s"))
+			cmd.Stdout = os.Stdout
+			cmd.Start()
+		case "env":
+			fmt.Fprintf(stderr, "%s=%s\n", arg, os.Getenv(arg))
+		case "exit":
+			code, _ := strconv.Atoi(arg)
+			return code
+		case "big":
+			n, _ := strconv.Atoi(arg)
+			stdout.Write([]byte(strings.Repeat("x", n)))
+		default:
+			fmt.Fprintf(stderr, "fakehandler: unknown step %q\n", op)
+			return 1
+		}
+	}
+	return 0
+}

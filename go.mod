@@ -1,0 +1,18 @@
+module github.com/hookshim/hookshim
+
+go 1.25
+
+require (
+	github.com/mattn/go-shellwords v1.0.16
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/stretchr/testify v1.12.1
+	github.com/tidwall/gjson v1.20.0
+	github.com/tidwall/sjson v1.2.5
+)
+
+require (
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/hookshim/hookshim/internal/provider"
+)
+
+func cmdProviders(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("providers", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	events := fs.Bool("events", false, "list each provider's native events and what an answer can express")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	if !*events {
+		fmt.Fprintln(tw, "ID\tTOOL\tEVENTS")
+		for _, p := range provider.All {
+			fmt.Fprintf(tw, "%s\t%s\t%d\n", p.ID, p.Name, len(p.Events))
+		}
+		return flush(tw, stderr)
+	}
+	fmt.Fprintln(tw, "PROVIDER\tNATIVE EVENT\tCANONICAL\tCAN EXPRESS")
+	for _, p := range provider.All {
+		for _, s := range p.Events {
+			canonical := string(s.Canonical)
+			if canonical == "" {
+				canonical = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, s.Native, canonical, s.Can.String())
+		}
+	}
+	return flush(tw, stderr)
+}
+
+func flush(tw *tabwriter.Writer, stderr io.Writer) int {
+	if err := tw.Flush(); err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	return 0
+}

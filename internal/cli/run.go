@@ -1,0 +1,350 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/detect"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/normalize"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/respond"
+	"github.com/hookshim/hookshim/internal/run"
+	"github.com/tidwall/gjson"
+)
+
+// MaxPayload is the largest payload hookshim reads. Past it the call is
+// answered "no opinion" (or denied, with on_error: deny) without running
+// handlers: a tool that sends more than this is not sending a hook payload
+// hookshim could judge.
+const MaxPayload = 64 << 20
+
+// StdinTimeout bounds the wait for a payload. Some tools never close stdin
+// (Kiro IDE 0.x); hookshim stops reading when what it has is one complete
+// JSON document and the stream has gone quiet.
+const (
+	StdinTimeout = 10 * time.Second
+	StdinQuiet   = 100 * time.Millisecond
+)
+
+// hookFlags are run's options.
+type hookFlags struct {
+	provider string
+	event    string
+	config   string
+	explain  bool
+	log      string
+}
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	var f hookFlags
+	var flagErr error
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // never let flag print usage into a tool's stderr
+	fs.StringVar(&f.provider, "provider", "", "provider id (a hint: a contradicting payload wins)")
+	fs.StringVar(&f.event, "event", "", "native event name, for tools whose payload lacks it")
+	fs.StringVar(&f.config, "config", "", "config file (skips discovery)")
+	fs.BoolVar(&f.explain, "explain", false, "explain detection and decisions on stderr")
+	fs.StringVar(&f.log, "log", "", "append a JSON line per call to this file")
+	if err := fs.Parse(args); err != nil {
+		// Bad flags must not turn into a tool's "block" code: carry on with
+		// what was understood and answer in the tool's dialect.
+		flagErr = fmt.Errorf("bad arguments to run: %v", err)
+	} else if fs.NArg() > 0 {
+		flagErr = fmt.Errorf("unexpected arguments to run: %s", strings.Join(fs.Args(), " "))
+	}
+	if f.log == "" {
+		f.log = getenv("HOOKSHIM_LOG")
+	}
+	c := &hookCall{flags: f, getenv: getenv, started: time.Now()}
+	if flagErr != nil {
+		c.trace.problems = append(c.trace.problems, flagErr.Error())
+	}
+	raw, readErr := readPayload(stdin)
+	ans := c.answer(raw, readErr)
+
+	stdout.Write(ans.Stdout)
+	var diag bytes.Buffer
+	if ans.Exit == 0 && (c.pr == nil || c.pr.Stderr || f.explain) {
+		// stderr is free for diagnostics only when it is not carrying a
+		// block reason, and only where the tool keeps it from the model.
+		for _, p := range c.trace.problems {
+			warningf(&diag, "%s", oneLine(p))
+		}
+	}
+	if f.explain {
+		diag.WriteString(c.trace.explain())
+	}
+	if ans.Stderr != "" {
+		stderr.Write([]byte(ans.Stderr))
+	}
+	stderr.Write(diag.Bytes())
+	c.writeLog(ans)
+	return ans.Exit
+}
+
+// readPayload reads stdin, bounded in size and time.
+func readPayload(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return nil, errors.New("stdin is a terminal: hookshim run reads a tool's hook payload on stdin")
+		}
+	}
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan chunk, 1)
+	go func() {
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			ch <- chunk{buf[:n], err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var data []byte
+	deadline := time.NewTimer(StdinTimeout)
+	defer deadline.Stop()
+	quiet := time.NewTimer(StdinQuiet)
+	defer quiet.Stop()
+	for {
+		select {
+		case c := <-ch:
+			data = append(data, c.b...)
+			if len(data) > MaxPayload {
+				return nil, fmt.Errorf("payload is larger than %d MiB; not read", MaxPayload>>20)
+			}
+			if c.err == io.EOF {
+				return data, nil
+			}
+			if c.err != nil {
+				return data, fmt.Errorf("reading stdin: %v", c.err)
+			}
+			if !quiet.Stop() {
+				select {
+				case <-quiet.C:
+				default:
+				}
+			}
+			quiet.Reset(StdinQuiet)
+		case <-quiet.C:
+			// The stream went quiet without closing: a complete document is
+			// enough (checked only now, so large payloads are scanned once).
+			if len(bytes.TrimSpace(data)) > 0 && gjson.ValidBytes(trimBOM(data)) {
+				return data, nil
+			}
+			quiet.Reset(StdinQuiet)
+		case <-deadline.C:
+			if gjson.ValidBytes(trimBOM(data)) && len(bytes.TrimSpace(data)) > 0 {
+				return data, nil
+			}
+			return nil, fmt.Errorf("no complete payload on stdin after %s", StdinTimeout)
+		}
+	}
+}
+
+func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
+
+// hookCall is one run of the pipeline.
+type hookCall struct {
+	flags   hookFlags
+	getenv  func(string) string
+	started time.Time
+
+	pr    *provider.Provider
+	spec  *provider.Spec
+	ev    *event.Event
+	trace trace
+
+	// configs, when set, replace discovery (simulate's example policy).
+	configs []config.Found
+}
+
+// trace records what happened, for --explain and the log.
+type trace struct {
+	detection *detect.Result
+	native    string
+	canonical event.Name
+	configs   []string
+	matched   []string
+	results   []run.Result
+	verdict   *decision.Verdict
+	problems  []string
+	notes     []string
+	onError   string
+}
+
+// answer runs the pipeline: detect, normalize, run, respond. Every path
+// returns an answer in the tool's dialect; hookshim's own failures answer
+// "no opinion" unless the config asks for fail-closed.
+func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
+	if readErr != nil {
+		return c.fail(readErr.Error())
+	}
+	raw = trimBOM(raw)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return c.fail("empty payload on stdin")
+	}
+	if !gjson.ValidBytes(raw) {
+		return c.fail(fmt.Sprintf("payload is not JSON (%d bytes)", len(raw)))
+	}
+	if !gjson.ParseBytes(raw).IsObject() {
+		return c.fail("payload is JSON but not an object")
+	}
+	p := provider.Payload{Raw: raw, Env: c.getenv}
+	if c.flags.provider != "" && provider.Lookup(c.flags.provider) == nil {
+		c.trace.problems = append(c.trace.problems, fmt.Sprintf("unknown --provider %q (known: %s)", c.flags.provider, strings.Join(provider.IDs(), ", ")))
+	}
+	det := detect.Detect(p, c.flags.provider)
+	c.trace.detection = &det
+	c.pr = det.Provider
+	if c.pr == nil {
+		return c.fail("could not tell which tool sent this payload; register hookshim with --provider ID")
+	}
+	if det.Overruled {
+		c.trace.notes = append(c.trace.notes, fmt.Sprintf("payload is from %s, not %s as --provider said", c.pr.ID, c.flags.provider))
+	}
+
+	native := c.pr.EventName(p)
+	if native == "" {
+		native = c.flags.event
+	} else if c.flags.event != "" && c.flags.event != native {
+		c.trace.notes = append(c.trace.notes, fmt.Sprintf("payload says event %q, --event said %q: the payload wins", native, c.flags.event))
+	}
+	c.trace.native = native
+	if native == "" {
+		return c.fail(fmt.Sprintf("%s sent no event name; register hookshim with --event NAME", c.pr.Name))
+	}
+	c.spec = c.pr.Spec(native)
+	if c.spec == nil {
+		c.trace.problems = append(c.trace.problems, fmt.Sprintf("%s event %q is unknown to hookshim; answering no opinion", c.pr.Name, native))
+		return respond.NoOpinion(c.pr, nil)
+	}
+	c.trace.canonical = c.spec.Canonical
+	if c.spec.Canonical == "" {
+		c.trace.notes = append(c.trace.notes, fmt.Sprintf("%s has no canonical event: no handler can listen to it", native))
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+	if c.getenv("HOOKSHIM_DISABLE") == "1" {
+		c.trace.notes = append(c.trace.notes, "HOOKSHIM_DISABLE=1: no handler runs")
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+	if d, _ := strconv.Atoi(c.getenv("HOOKSHIM_DEPTH")); d > 0 {
+		// A handler started an agent that called hookshim again: answering
+		// that nested call from the same policy could loop forever.
+		c.trace.notes = append(c.trace.notes, "called from inside a hookshim handler (HOOKSHIM_DEPTH set): no handler runs")
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+
+	c.ev = normalize.Event(c.pr, c.spec, p)
+	configs := c.configs
+	if configs == nil {
+		var err error
+		configs, err = config.Discover(config.Sources{
+			Flag:      c.flags.config,
+			Getenv:    c.getenv,
+			StartDirs: nonEmpty(c.ev.ProjectDir, c.ev.Cwd),
+		})
+		if err != nil {
+			return c.fail("config: " + err.Error())
+		}
+	}
+	onError := "allow"
+	var hooks []*config.Hook
+	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
+	for _, f := range configs {
+		c.trace.configs = append(c.trace.configs, f.Path)
+		c.trace.problems = append(c.trace.problems, f.Warnings...)
+		if f.OnError == "deny" {
+			onError = "deny"
+		}
+		for _, h := range f.Hooks {
+			if !h.Matches(c.ev) {
+				continue
+			}
+			if skip[h.Name] {
+				c.trace.notes = append(c.trace.notes, h.Name+" skipped (HOOKSHIM_SKIP)")
+				continue
+			}
+			hooks = append(hooks, h)
+			c.trace.matched = append(c.trace.matched, h.Name)
+		}
+	}
+	c.trace.onError = onError
+	if len(hooks) == 0 {
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+
+	env := append(os.Environ(),
+		"HOOKSHIM_PROVIDER="+c.pr.ID,
+		"HOOKSHIM_EVENT="+string(c.ev.Name),
+		"HOOKSHIM_NATIVE_EVENT="+native,
+		"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
+		"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
+		"HOOKSHIM_DEPTH=1",
+	)
+	envelope := normalize.Envelope(c.ev, newID(), time.Now(), version())
+	r := &run.Runner{Env: env}
+	results := r.Run(context.Background(), hooks, envelope)
+	c.trace.results = results
+	v := respond.Verdict(c.spec, results, onError)
+	c.trace.verdict = &v
+	return respond.Encode(c.pr, c.spec, v)
+}
+
+// fail is hookshim's own failure: "no opinion" in the tool's dialect, the
+// reason on the log (and stderr where the tool keeps it from the model).
+func (c *hookCall) fail(msg string) provider.Answer {
+	c.trace.problems = append(c.trace.problems, msg)
+	if c.pr == nil {
+		// Unknown tool: exit 0 with nothing on stdout is the one answer
+		// every tool reads as "no opinion".
+		return provider.Answer{}
+	}
+	return respond.NoOpinion(c.pr, c.spec)
+}
+
+func nonEmpty(s ...string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func skipSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			m[name] = true
+		}
+	}
+	return m
+}
+
+// newID is a random UUID v4, the envelope's idempotency key.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,615 @@
+// Package config reads .openhook.json: OpenHook 0.1 discovery entries and
+// Hook Interchange Format entries, mixed in one file.
+//
+// Parsing walks the document with gjson so that every error names the file,
+// line and column of the offending value.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
+)
+
+// DefaultTimeout is a handler's timeout when the config gives none
+// (the Hook Interchange recommendation).
+const DefaultTimeout = 30 * time.Second
+
+// File is one parsed config file.
+type File struct {
+	Path     string
+	Dir      string // the project root for this file's relative paths
+	Hooks    []*Hook
+	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
+	Warnings []string // non-fatal problems, with positions
+}
+
+// Hook is one handler bound to one or more canonical events.
+type Hook struct {
+	Name          string
+	Pos           string // file:line, for messages
+	On            []Binding
+	Command       string // for this platform
+	Timeout       time.Duration
+	TimeoutAction string // "warn" or "block"
+	Env           []string
+	Dir           string // working directory (absolute)
+	Async         bool
+	Blocking      bool
+	OnError       string // "" (inherit), "allow" or "deny"
+	Degradation   map[string]string
+}
+
+// Binding is one event a hook listens to, with its tool matcher.
+type Binding struct {
+	Event   event.Name
+	Matcher Matcher // nil matches every tool
+}
+
+// Matches reports whether the hook runs for ev.
+func (h *Hook) Matches(ev *event.Event) bool {
+	for _, b := range h.On {
+		if b.Event != ev.Name {
+			continue
+		}
+		if b.Matcher == nil || !ev.Name.IsTool() {
+			return true
+		}
+		if ev.Tool != nil && b.Matcher.Match(ev.Tool) {
+			return true
+		}
+	}
+	return false
+}
+
+// Listens reports whether the hook listens to the canonical event at all.
+func (h *Hook) Listens(n event.Name) bool {
+	for _, b := range h.On {
+		if b.Event == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Error is a config error at a position.
+type Error struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// Load reads and parses one config file.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a config document. path names it in errors and anchors
+// relative commands and working directories.
+func Parse(path string, data []byte) (*File, error) {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		path = abs
+	}
+	p := &parser{path: path, data: data}
+	data = trimBOM(data)
+	p.data = data
+	if !gjson.ValidBytes(data) {
+		return nil, p.syntaxError()
+	}
+	doc := gjson.ParseBytes(data)
+	if !doc.IsObject() {
+		return nil, p.errAt(doc, "the config must be a JSON object")
+	}
+	f := &File{Path: path, Dir: filepath.Dir(path), OnError: "allow"}
+	var version bool
+	var hooks gjson.Result
+	doc.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "openhook":
+			version = true
+			if v.Type != gjson.String {
+				p.fail(v, `"openhook" must be a version string such as "0.1"`)
+			} else if !strings.HasPrefix(v.Str, "0.") {
+				f.Warnings = append(f.Warnings, p.pos(v)+fmt.Sprintf(": openhook version %q is newer than 0.1; reading it best-effort", v.Str))
+			}
+		case "spec":
+			version = true
+			if v.Type != gjson.String {
+				p.fail(v, `"spec" must be a string such as "hooks/0.1"`)
+			} else if v.Str != "hooks/0.1" && v.Str != "hooks/1.0" {
+				f.Warnings = append(f.Warnings, p.pos(v)+fmt.Sprintf(": spec %q is not hooks/0.1 or hooks/1.0; reading it best-effort", v.Str))
+			}
+		case "hooks":
+			hooks = v
+		case "on_error":
+			f.OnError = p.onError(v)
+		case "$schema", "description":
+		default:
+			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, description)", k.Str))
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return nil, p.err
+	}
+	if !version {
+		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "openhook" or "spec": say which format this file is, e.g. "openhook": "0.1"`}
+	}
+	if !hooks.Exists() {
+		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "hooks" array`}
+	}
+	if !hooks.IsArray() {
+		return nil, p.errAt(hooks, `"hooks" must be an array`)
+	}
+	i := 0
+	hooks.ForEach(func(_, v gjson.Result) bool {
+		i++
+		h := p.hook(f, v, i)
+		if h != nil {
+			f.Hooks = append(f.Hooks, h)
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return nil, p.err
+	}
+	return f, nil
+}
+
+type parser struct {
+	path string
+	data []byte
+	err  error
+}
+
+func (p *parser) lineCol(offset int) (int, int) {
+	if offset > len(p.data) {
+		offset = len(p.data)
+	}
+	line, col := 1, 1
+	for _, c := range string(p.data[:offset]) {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+func (p *parser) pos(v gjson.Result) string {
+	l, c := p.lineCol(v.Index)
+	return fmt.Sprintf("%s:%d:%d", p.path, l, c)
+}
+
+func (p *parser) errAt(v gjson.Result, msg string) *Error {
+	l, c := p.lineCol(v.Index)
+	return &Error{Path: p.path, Line: l, Col: c, Msg: msg}
+}
+
+func (p *parser) fail(v gjson.Result, msg string) {
+	if p.err == nil {
+		p.err = p.errAt(v, msg)
+	}
+}
+
+// syntaxError finds where the JSON stops parsing.
+func (p *parser) syntaxError() error {
+	off := syntaxOffset(p.data)
+	l, c := p.lineCol(off)
+	return &Error{Path: p.path, Line: l, Col: c, Msg: "not valid JSON here"}
+}
+
+func (p *parser) onError(v gjson.Result) string {
+	if v.Type != gjson.String || (v.Str != "allow" && v.Str != "deny") {
+		p.fail(v, `"on_error" must be "allow" or "deny"`)
+		return ""
+	}
+	return v.Str
+}
+
+// hook parses the i-th entry, either format.
+func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
+	if !v.IsObject() {
+		p.fail(v, fmt.Sprintf("hook %d must be an object", i))
+		return nil
+	}
+	l, _ := p.lineCol(v.Index)
+	h := &Hook{Pos: fmt.Sprintf("%s:%d", p.path, l), Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
+	hif := v.Get("handler").Exists() || v.Get("event").Exists()
+	oh := v.Get("command").Exists() || v.Get("events").Exists()
+	switch {
+	case hif && oh:
+		p.fail(v, fmt.Sprintf(`hook %d mixes the two formats: use "event" + "handler" (Hook Interchange) or "command" + "events" (OpenHook)`, i))
+		return nil
+	case hif:
+		p.interchange(f, h, v, i)
+	case oh:
+		p.openhook(h, v, i)
+	default:
+		p.fail(v, fmt.Sprintf(`hook %d has neither "handler" nor "command"`, i))
+		return nil
+	}
+	if p.err != nil {
+		return nil
+	}
+	if h.Name == "" {
+		h.Name = fmt.Sprintf("hook %d", i)
+	}
+	if h.Command == "" && p.err == nil {
+		// A handler type hookshim does not run (http, prompt, agent):
+		// excluded, as the Hook Interchange degradation for llm_evaluated
+		// and http handlers says, with a warning.
+		return nil
+	}
+	return h
+}
+
+// openhook parses an OpenHook 0.1 discovery entry:
+// {"command", "events", "async"}, plus hookshim's optional name, timeout,
+// matcher and blocking.
+func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
+	events := []string{"*"}
+	var eventsAt gjson.Result
+	var matcher Matcher
+	v.ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "command":
+			h.Command = p.str(val, "command")
+		case "events":
+			eventsAt = val
+			events = p.strs(val, "events")
+		case "async":
+			h.Async = p.boolean(val, "async")
+		case "name":
+			h.Name = p.str(val, "name")
+		case "timeout":
+			h.Timeout = p.timeout(val)
+		case "blocking":
+			h.Blocking = p.boolean(val, "blocking")
+		case "matcher":
+			matcher = p.matcher(val)
+		case "on_error":
+			h.OnError = p.onError(val)
+		default:
+			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error)", k.Str))
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return
+	}
+	if strings.TrimSpace(h.Command) == "" {
+		p.fail(v, fmt.Sprintf(`hook %d: "command" must not be empty`, i))
+		return
+	}
+	for _, e := range events {
+		bs, ok := bindings(e)
+		if !ok {
+			p.fail(eventsAt, fmt.Sprintf("unknown event %q (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or \"*\")", e))
+			return
+		}
+		for _, b := range bs {
+			if matcher != nil {
+				b.Matcher = both(b.Matcher, matcher)
+			}
+			h.On = append(h.On, b)
+		}
+	}
+}
+
+// interchange parses a Hook Interchange entry.
+func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
+	var eventAt, handler gjson.Result
+	var matcher Matcher
+	v.ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "name":
+			h.Name = p.str(val, "name")
+		case "event":
+			eventAt = val
+		case "matcher":
+			matcher = p.matcher(val)
+		case "handler":
+			handler = val
+		case "blocking":
+			h.Blocking = p.boolean(val, "blocking")
+		case "degradation":
+			h.Degradation = p.degradation(val)
+		case "on_error":
+			h.OnError = p.onError(val)
+		case "provider_data", "capabilities":
+			// Informational for hookshim: kept by converters, not used at run time.
+		default:
+			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return
+	}
+	if !eventAt.Exists() {
+		p.fail(v, fmt.Sprintf(`hook %d has no "event"`, i))
+		return
+	}
+	if eventAt.Type != gjson.String {
+		p.fail(eventAt, `"event" must be a string`)
+		return
+	}
+	bs, ok := bindings(eventAt.Str)
+	if !ok {
+		p.fail(eventAt, fmt.Sprintf("unknown event %q (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or an Amplifier name such as tool:pre)", eventAt.Str))
+		return
+	}
+	for _, b := range bs {
+		if matcher != nil {
+			b.Matcher = both(b.Matcher, matcher)
+		}
+		h.On = append(h.On, b)
+	}
+	if !handler.Exists() {
+		p.fail(v, fmt.Sprintf(`hook %d has no "handler"`, i))
+		return
+	}
+	p.handler(f, h, handler)
+}
+
+func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
+	if !v.IsObject() {
+		p.fail(v, `"handler" must be an object`)
+		return
+	}
+	typ := "command"
+	var platform string
+	v.ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = p.str(val, "type")
+			switch typ {
+			case "command":
+			case "http", "prompt", "agent":
+				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
+			default:
+				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, http, prompt, agent`, typ))
+			}
+		case "command":
+			h.Command = p.str(val, "command")
+		case "platform":
+			platform = p.platform(val)
+		case "cwd":
+			dir := p.str(val, "cwd")
+			if dir != "" {
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(f.Dir, dir)
+				}
+				h.Dir = dir
+			}
+		case "env":
+			h.Env = p.env(val)
+		case "timeout":
+			h.Timeout = p.timeout(val)
+		case "timeout_action":
+			a := p.str(val, "timeout_action")
+			if a != "warn" && a != "block" && p.err == nil {
+				p.fail(val, `"timeout_action" must be "warn" or "block"`)
+			}
+			h.TimeoutAction = a
+		case "async":
+			h.Async = p.boolean(val, "async")
+		case "status_message":
+			p.str(val, "status_message")
+		default:
+			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message)", k.Str))
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return
+	}
+	if typ != "command" {
+		h.Command = ""
+		return
+	}
+	if platform != "" {
+		h.Command = platform
+	}
+	if strings.TrimSpace(h.Command) == "" {
+		p.fail(v, `a command handler needs a non-empty "command"`)
+	}
+}
+
+func (p *parser) platform(v gjson.Result) string {
+	if !v.IsObject() {
+		p.fail(v, `"platform" must be an object of commands keyed by windows, linux or darwin`)
+		return ""
+	}
+	var mine string
+	v.ForEach(func(k, val gjson.Result) bool {
+		cmd := p.str(val, "platform."+k.Str)
+		switch k.Str {
+		case "windows", "linux", "darwin", "osx":
+		default:
+			p.fail(k, fmt.Sprintf("unknown platform %q (known: windows, linux, darwin)", k.Str))
+		}
+		os := k.Str
+		if os == "osx" {
+			os = "darwin"
+		}
+		if os == runtime.GOOS {
+			mine = cmd
+		}
+		return p.err == nil
+	})
+	return mine
+}
+
+func (p *parser) env(v gjson.Result) []string {
+	if !v.IsObject() {
+		p.fail(v, `"env" must be an object of strings`)
+		return nil
+	}
+	var env []string
+	v.ForEach(func(k, val gjson.Result) bool {
+		env = append(env, k.Str+"="+p.str(val, "env."+k.Str))
+		return p.err == nil
+	})
+	sort.Strings(env)
+	return env
+}
+
+func (p *parser) degradation(v gjson.Result) map[string]string {
+	if !v.IsObject() {
+		p.fail(v, `"degradation" must be an object such as {"input_rewrite": "warn"}`)
+		return nil
+	}
+	m := map[string]string{}
+	v.ForEach(func(k, val gjson.Result) bool {
+		s := p.str(val, "degradation."+k.Str)
+		if s != "block" && s != "warn" && s != "exclude" && p.err == nil {
+			p.fail(val, fmt.Sprintf("degradation strategy %q must be block, warn or exclude", s))
+		}
+		m[k.Str] = s
+		return p.err == nil
+	})
+	return m
+}
+
+func (p *parser) timeout(v gjson.Result) time.Duration {
+	if v.Type != gjson.Number || v.Float() < 0 {
+		p.fail(v, `"timeout" must be a number of seconds`)
+		return 0
+	}
+	if v.Float() == 0 {
+		return DefaultTimeout
+	}
+	return time.Duration(v.Float() * float64(time.Second))
+}
+
+func (p *parser) str(v gjson.Result, name string) string {
+	if v.Type != gjson.String {
+		p.fail(v, fmt.Sprintf("%q must be a string", name))
+		return ""
+	}
+	return v.Str
+}
+
+func (p *parser) strs(v gjson.Result, name string) []string {
+	if !v.IsArray() {
+		p.fail(v, fmt.Sprintf("%q must be an array of strings", name))
+		return nil
+	}
+	var out []string
+	v.ForEach(func(_, e gjson.Result) bool {
+		out = append(out, p.str(e, name))
+		return p.err == nil
+	})
+	return out
+}
+
+func (p *parser) boolean(v gjson.Result, name string) bool {
+	if !v.IsBool() {
+		p.fail(v, fmt.Sprintf("%q must be true or false", name))
+		return false
+	}
+	return v.Bool()
+}
+
+// matcher parses a Hook Interchange matcher: a bare tool name, a pattern
+// object, an MCP object, or an array of those.
+func (p *parser) matcher(v gjson.Result) Matcher {
+	switch {
+	case v.Type == gjson.String:
+		if v.Str == "" || v.Str == "*" {
+			return nil
+		}
+		return toolName(v.Str)
+	case v.IsArray():
+		var list anyOf
+		wildcard := false
+		v.ForEach(func(_, e gjson.Result) bool {
+			m := p.matcher(e)
+			if m == nil {
+				wildcard = true
+			} else {
+				list = append(list, m)
+			}
+			return p.err == nil
+		})
+		if p.err != nil || wildcard || len(list) == 0 {
+			return nil
+		}
+		return list
+	case v.IsObject():
+		if pat := v.Get("pattern"); pat.Exists() {
+			s := p.str(pat, "pattern")
+			re, err := regexp.Compile(s)
+			if err != nil && p.err == nil {
+				p.fail(pat, fmt.Sprintf("pattern is not an RE2 regular expression: %v", err))
+				return nil
+			}
+			p.only(v, "pattern")
+			return pattern{re}
+		}
+		if m := v.Get("mcp"); m.Exists() {
+			p.only(v, "mcp")
+			if !m.IsObject() {
+				p.fail(m, `"mcp" must be an object with "server" and optional "tool"`)
+				return nil
+			}
+			var mm mcp
+			m.ForEach(func(k, val gjson.Result) bool {
+				switch k.Str {
+				case "server":
+					mm.server = p.str(val, "server")
+				case "tool":
+					mm.tool = p.str(val, "tool")
+				default:
+					p.fail(k, fmt.Sprintf("unknown field %q in mcp matcher (known: server, tool)", k.Str))
+				}
+				return p.err == nil
+			})
+			if mm.server == "" && p.err == nil {
+				p.fail(m, `an mcp matcher needs "server"`)
+			}
+			return mm
+		}
+		p.fail(v, `a matcher object needs "pattern" or "mcp"`)
+	default:
+		p.fail(v, "a matcher is a tool name, {\"pattern\": RE2}, {\"mcp\": {...}} or an array of those")
+	}
+	return nil
+}
+
+func (p *parser) only(v gjson.Result, key string) {
+	v.ForEach(func(k, _ gjson.Result) bool {
+		if k.Str != key {
+			p.fail(k, fmt.Sprintf("unknown field %q in matcher", k.Str))
+		}
+		return p.err == nil
+	})
+}
+
+func trimBOM(b []byte) []byte {
+	return []byte(strings.TrimPrefix(string(b), "\ufeff"))
+}

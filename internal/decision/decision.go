@@ -1,0 +1,267 @@
+// Package decision holds the canonical answer of a handler (Hook Interchange
+// output schema) and the rules that merge several answers into one verdict.
+package decision
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Kind is a canonical permission decision. None means "no opinion": the tool
+// does what it would have done without hookshim.
+type Kind int
+
+const (
+	None Kind = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "none"
+}
+
+// ParseKind reads a canonical decision string.
+func ParseKind(s string) (Kind, bool) {
+	switch s {
+	case "allow":
+		return Allow, true
+	case "ask":
+		return Ask, true
+	case "deny":
+		return Deny, true
+	}
+	return None, false
+}
+
+// Output is one handler's canonical answer.
+type Output struct {
+	Handler        string // handler name, for reasons and logs
+	Decision       Kind
+	Reason         string
+	Continue       *bool
+	Context        string
+	UpdatedInput   []byte // JSON object; replaces tool_input (native keys)
+	SuppressOutput bool
+	SystemMessage  string
+}
+
+// Empty reports whether the output says nothing at all.
+func (o *Output) Empty() bool {
+	return o.Decision == None && o.Reason == "" && o.Continue == nil && o.Context == "" &&
+		o.UpdatedInput == nil && !o.SuppressOutput && o.SystemMessage == ""
+}
+
+// Parse reads a handler's stdout (exit 0) as canonical output. Empty stdout
+// is "no opinion"; anything but one JSON object with fields of the right type
+// is an error, never an allow.
+func Parse(handler string, stdout []byte) (Output, error) {
+	out := Output{Handler: handler}
+	s := bytes.TrimSpace(stdout)
+	if len(s) == 0 {
+		return out, nil
+	}
+	if !gjson.ValidBytes(s) {
+		return out, fmt.Errorf("stdout is not JSON: %s", excerpt(s))
+	}
+	doc := gjson.ParseBytes(s)
+	if !doc.IsObject() {
+		return out, fmt.Errorf("stdout is JSON but not an object: %s", excerpt(s))
+	}
+	var err error
+	doc.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "decision":
+			if v.Type != gjson.String {
+				err = fmt.Errorf("decision must be a string")
+				return false
+			}
+			kind, ok := ParseKind(v.Str)
+			if !ok {
+				err = fmt.Errorf("decision %q is not allow, deny or ask", v.Str)
+				return false
+			}
+			out.Decision = kind
+		case "reason":
+			err = str(v, "reason", &out.Reason)
+		case "context":
+			err = str(v, "context", &out.Context)
+		case "system_message":
+			err = str(v, "system_message", &out.SystemMessage)
+		case "continue":
+			if !v.IsBool() {
+				err = fmt.Errorf("continue must be true or false")
+				return false
+			}
+			b := v.Bool()
+			out.Continue = &b
+		case "suppress_output":
+			if !v.IsBool() {
+				err = fmt.Errorf("suppress_output must be true or false")
+				return false
+			}
+			out.SuppressOutput = v.Bool()
+		case "updated_input":
+			if v.Type == gjson.Null {
+				return true
+			}
+			if !v.IsObject() {
+				err = fmt.Errorf("updated_input must be an object")
+				return false
+			}
+			out.UpdatedInput = []byte(v.Raw)
+		}
+		// Unknown fields are ignored: the Hook Interchange output schema
+		// grows by adding optional fields.
+		return err == nil
+	})
+	return out, err
+}
+
+func str(v gjson.Result, name string, dst *string) error {
+	if v.Type == gjson.Null {
+		return nil
+	}
+	if v.Type != gjson.String {
+		return fmt.Errorf("%s must be a string", name)
+	}
+	*dst = v.Str
+	return nil
+}
+
+func excerpt(b []byte) string {
+	const max = 80
+	s := strings.ToValidUTF8(string(b), "?")
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// Verdict is the merged answer of all handlers for one event.
+type Verdict struct {
+	Decision       Kind
+	Reason         string // reasons of the winning decision, in config order
+	Stop           bool   // some handler said continue: false
+	StopReason     string
+	Context        string // contexts, in config order
+	UpdatedInput   []byte
+	SuppressOutput bool
+	SystemMessage  string
+	Notes          []string // what was degraded or settled, for logs and --explain
+}
+
+// Merge combines handler outputs, given in config order: deny beats ask
+// beats allow; reasons and contexts are kept in config order; continue:false
+// wins; two different rewrites of the same input are a conflict, settled by
+// denying the call.
+func Merge(outs []Output) Verdict {
+	var v Verdict
+	var reasons = map[Kind][]string{}
+	var contexts, messages, stopReasons []string
+	var rewriter string
+	for _, o := range outs {
+		if o.Decision > v.Decision {
+			v.Decision = o.Decision
+		}
+		if o.Reason != "" {
+			reasons[o.Decision] = append(reasons[o.Decision], o.Reason)
+		}
+		if o.Context != "" {
+			contexts = append(contexts, o.Context)
+		}
+		if o.SystemMessage != "" {
+			messages = append(messages, o.SystemMessage)
+		}
+		if o.SuppressOutput {
+			v.SuppressOutput = true
+		}
+		if o.Continue != nil && !*o.Continue {
+			v.Stop = true
+			if o.Reason != "" {
+				stopReasons = append(stopReasons, o.Reason)
+			}
+		}
+		if o.UpdatedInput != nil && o.Decision != Deny {
+			switch {
+			case v.UpdatedInput == nil:
+				v.UpdatedInput, rewriter = o.UpdatedInput, o.Handler
+			case !sameJSON(v.UpdatedInput, o.UpdatedInput):
+				reasons[Deny] = append(reasons[Deny], fmt.Sprintf(
+					"hookshim: handlers %q and %q rewrote the tool input differently; refusing to guess which to run", rewriter, o.Handler))
+				v.Decision = Deny
+				v.Notes = append(v.Notes, "conflicting rewrites: denied")
+			}
+		}
+	}
+	v.Reason = strings.Join(reasons[v.Decision], "; ")
+	if v.Decision == Deny {
+		v.UpdatedInput = nil
+	}
+	v.Context = strings.Join(contexts, "\n\n")
+	v.SystemMessage = strings.Join(messages, "\n")
+	v.StopReason = strings.Join(stopReasons, "; ")
+	return v
+}
+
+// sameJSON compares two JSON documents by meaning, not by spelling.
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	return canonical(gjson.ParseBytes(a)) == canonical(gjson.ParseBytes(b))
+}
+
+func canonical(r gjson.Result) string {
+	switch {
+	case r.IsObject():
+		m := r.Map()
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var sb strings.Builder
+		sb.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(k)
+			sb.WriteByte(':')
+			sb.WriteString(canonical(m[k]))
+		}
+		sb.WriteByte('}')
+		return sb.String()
+	case r.IsArray():
+		var sb strings.Builder
+		sb.WriteByte('[')
+		for i, e := range r.Array() {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(canonical(e))
+		}
+		sb.WriteByte(']')
+		return sb.String()
+	case r.Type == gjson.String:
+		return strconv.Quote(r.Str)
+	case r.Type == gjson.Number:
+		return r.Raw
+	}
+	return r.Raw
+}

@@ -1,0 +1,172 @@
+// Package provider is the table of AI coding tools hookshim speaks to.
+//
+// Everything about one tool lives in its own file: how to recognise its
+// payloads, its native events and what each can express, where its fields
+// are, how its tool names map to the canonical vocabulary, and how to write
+// an answer in its dialect. The stage packages (detect, normalize, respond)
+// are engines that consult this table; adding a tool is one file here plus
+// one line in registry.go, and its fixtures under testdata/payloads/<id>/.
+package provider
+
+import (
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
+)
+
+// Provider describes one tool's hook protocol.
+type Provider struct {
+	ID   string // Hook Interchange slug, e.g. "claude-code"
+	Name string // e.g. "Claude Code"
+
+	// Signals are the evidence that a call came from this tool. Payload
+	// signals outweigh environment signals: variables leak into child
+	// processes and several tools set each other's (Gemini and Cursor set
+	// CLAUDE_PROJECT_DIR).
+	Signals []Signal
+
+	// Events lists the native events the tool sends.
+	Events []Spec
+
+	// EventName reads the native event name from a payload; "" when the
+	// payload does not carry one (then --event must name it).
+	EventName func(p Payload) string
+
+	// Fields says where the common fields are in the payload.
+	Fields Fields
+
+	// Tools maps native tool names to canonical ones.
+	Tools map[string]string
+
+	// SplitMCP splits a native MCP tool name into server and tool; nil
+	// when the name is not an MCP tool.
+	SplitMCP func(native string, p Payload) *event.MCP
+
+	// Keep lists payload keys copied into the canonical data as they are,
+	// under the canonical key given (per-event fields such as source or
+	// stop_hook_active).
+	Keep map[string]string
+
+	// Adjust finishes provider-specific normalization (split events,
+	// failure variants, prompt content parts...). May be nil.
+	Adjust func(p Payload, spec *Spec, ev *event.Event)
+
+	// Encode writes a verdict, already degraded to what spec can express,
+	// in the tool's dialect. spec is nil when the native event is unknown:
+	// the answer must then be the tool's neutral "no opinion".
+	Encode func(spec *Spec, v *decision.Verdict) Answer
+
+	// SetInput puts a tool input into a sample payload (hookshim simulate
+	// --tool-input); nil means "replace the value at Fields.ToolInput".
+	SetInput func(raw, input []byte) ([]byte, error)
+
+	// ProjectDirEnv lists variables the tool sets to the project root.
+	ProjectDirEnv []string
+
+	// Stderr reports whether the tool surfaces stderr of a successful hook
+	// to the user without feeding it to the model, so hookshim may put its
+	// one-line warnings there.
+	Stderr bool
+}
+
+// Spec is one native event: its canonical name and what an answer to it
+// can express.
+type Spec struct {
+	Native    string
+	Canonical event.Name
+	Can       Caps
+}
+
+// Caps is the set of things an answer to a native event can express.
+type Caps uint16
+
+const (
+	// CanDeny: the answer can stop the action (tool call, prompt, stop...).
+	CanDeny Caps = 1 << iota
+	// CanAsk: the answer can hand the decision to the user.
+	CanAsk
+	// CanContext: text in the answer reaches the model.
+	CanContext
+	// CanRewrite: the answer can replace the tool's input.
+	CanRewrite
+	// CanStop: the answer can end the agent's loop (continue: false).
+	CanStop
+	// CanMessage: the answer can show a message to the user.
+	CanMessage
+	// CanSuppress: the answer can hide the tool's output from the transcript.
+	CanSuppress
+	// CanAllow: the answer can explicitly approve (skip the tool's own
+	// permission prompt); without it an allow is the same as no opinion.
+	CanAllow
+)
+
+// String names the capabilities, e.g. "deny,context", or "observe only".
+func (caps Caps) String() string {
+	names := []struct {
+		c    Caps
+		name string
+	}{
+		{CanDeny, "deny"}, {CanAsk, "ask"}, {CanAllow, "allow"}, {CanContext, "context"},
+		{CanRewrite, "rewrite"}, {CanStop, "stop"}, {CanMessage, "message"}, {CanSuppress, "suppress"},
+	}
+	var out []string
+	for _, n := range names {
+		if caps.Has(n.c) {
+			out = append(out, n.name)
+		}
+	}
+	if len(out) == 0 {
+		return "observe only"
+	}
+	return strings.Join(out, ",")
+}
+
+// Has reports whether all of c are in caps.
+func (caps Caps) Has(c Caps) bool { return caps&c == c }
+
+// Fields are gjson paths of the common fields; empty means absent.
+type Fields struct {
+	SessionID  string
+	Cwd        string
+	Transcript string
+	Model      string
+	ToolName   string
+	ToolInput  string
+	ToolCallID string
+	ToolOutput string
+	ToolError  string
+	Prompt     string
+}
+
+// Answer is what hookshim writes back to the tool.
+type Answer struct {
+	Stdout []byte
+	Stderr string
+	Exit   int
+}
+
+// Payload is a native payload with its environment.
+type Payload struct {
+	Raw []byte
+	Env func(string) string
+}
+
+// Get reads a field by gjson path.
+func (p Payload) Get(path string) gjson.Result {
+	if path == "" {
+		return gjson.Result{}
+	}
+	return gjson.GetBytes(p.Raw, path)
+}
+
+// Spec returns the native event named n, or nil.
+func (pr *Provider) Spec(n string) *Spec {
+	for i := range pr.Events {
+		if pr.Events[i].Native == n {
+			return &pr.Events[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// All is every provider, in detection order: when two score the same, the
+// earlier one wins, so tools whose payloads others imitate come later.
+var All = []*Provider{
+	Claude,
+	Gemini,
+	Codex,
+	Cursor,
+}
+
+// aliases are the short names people type.
+var aliases = map[string]string{
+	"claude":  "claude-code",
+	"gemini":  "gemini-cli",
+	"copilot": "copilot-cli",
+	"vscode":  "vscode-copilot",
+	"kimi":    "kimi-code",
+	"droid":   "factory-droid",
+	"factory": "factory-droid",
+	"qwen":    "qwen-code",
+	"devin":   "windsurf",
+}
+
+// Lookup finds a provider by id or alias.
+func Lookup(id string) *Provider {
+	id = strings.ToLower(strings.TrimSpace(id))
+	if a, ok := aliases[id]; ok {
+		id = a
+	}
+	for _, p := range All {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// IDs lists the provider ids, in registry order.
+func IDs() []string {
+	ids := make([]string, len(All))
+	for i, p := range All {
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+// containsPath reports whether a path contains the slash-separated segment,
+// whatever the platform's separator.
+func containsPath(path, segment string) bool {
+	return strings.Contains(filepath.ToSlash(path), segment)
+}
+
+// isISOTime reports whether s looks like an ISO 8601 timestamp
+// (2026-11-22T07:33:49...), which several tools send and others never do.
+func isISOTime(s string) bool {
+	if len(s) < 19 {
+		return false
+	}
+	for i, c := range s[:19] {
+		switch i {
+		case 4, 7:
+			if c != '-' {
+				return false
+			}
+		case 10:
+			if c != 'T' {
+				return false
+			}
+		case 13, 16:
+			if c != ':' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}

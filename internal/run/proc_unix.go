@@ -1,0 +1,28 @@
+//go:build unix
+
+package run
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+var shell = []string{"/bin/sh", "-c"}
+
+// setGroup puts the handler in a process group of its own and makes the
+// context's cancellation kill the whole group, children included.
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// detach starts an async handler in a session of its own, so that it
+// outlives hookshim and the tool's signals to hookshim's group.
+func detach(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}

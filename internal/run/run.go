@@ -1,0 +1,248 @@
+// Package run executes the handlers that match an event: in parallel, each
+// under its own deadline, in a process group of its own that is killed
+// whole on timeout, with the OpenHook envelope on stdin.
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/mattn/go-shellwords"
+)
+
+// MaxOutput bounds what is kept of a handler's stdout and of its stderr. A
+// handler that prints more has failed: its answer is not read.
+const MaxOutput = 1 << 20
+
+// WaitDelay is how long hookshim waits for a finished handler's pipes to
+// close: children it forked may hold them open long after it exited.
+const WaitDelay = 250 * time.Millisecond
+
+// Result is what one handler did.
+type Result struct {
+	Hook     *config.Hook
+	Output   decision.Output // the canonical answer (empty on error)
+	Exit     int             // -1 when it did not exit by itself
+	Err      error           // the handler failed: spawn error, timeout, bad output, exit not 0 or 2
+	TimedOut bool
+	Duration time.Duration
+	Stderr   string
+	Async    bool
+}
+
+// Runner runs handlers.
+type Runner struct {
+	Env      []string  // the environment every handler gets (before its own env)
+	Deadline time.Time // when hookshim must have answered; zero for none
+}
+
+// Run runs the hooks with the envelope on stdin and returns their results
+// in the hooks' order. Async hooks are started detached and reported as such.
+func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope []byte) []Result {
+	results := make([]Result, len(hooks))
+	var wg sync.WaitGroup
+	for i, h := range hooks {
+		if h.Async {
+			results[i] = r.startAsync(h, envelope)
+			continue
+		}
+		wg.Add(1)
+		go func(i int, h *config.Hook) {
+			defer wg.Done()
+			results[i] = r.runOne(ctx, h, envelope)
+		}(i, h)
+	}
+	wg.Wait()
+	return results
+}
+
+func (r *Runner) timeout(h *config.Hook) time.Duration {
+	d := h.Timeout
+	if !r.Deadline.IsZero() {
+		if left := time.Until(r.Deadline); left < d {
+			d = left
+		}
+	}
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	return d
+}
+
+func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Result {
+	res := Result{Hook: h, Exit: -1}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout(h))
+	defer cancel()
+	cmd, err := command(ctx, h)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
+	cmd.Stdin = bytes.NewReader(envelope)
+	var stdout, stderr capped
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	setGroup(cmd)
+	cmd.WaitDelay = WaitDelay
+	start := time.Now()
+	err = cmd.Run()
+	res.Duration = time.Since(start)
+	res.Stderr = strings.TrimSpace(stderr.String())
+	if cmd.ProcessState != nil {
+		res.Exit = cmd.ProcessState.ExitCode()
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		res.TimedOut = true
+		res.Exit = -1
+		if h.Blocking && h.TimeoutAction == "block" {
+			res.Output = decision.Output{Handler: h.Name, Decision: decision.Deny,
+				Reason: fmt.Sprintf("%s timed out after %s", h.Name, h.Timeout)}
+			return res
+		}
+		res.Err = fmt.Errorf("timed out after %s; its process group was killed", round(r.timeout(h)))
+		return res
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+		res.Err = fmt.Errorf("could not run %q: %v", h.Command, err)
+		return res
+	}
+	if stdout.over || stderr.over {
+		res.Err = fmt.Errorf("printed more than %d bytes; its answer was not read", MaxOutput)
+		return res
+	}
+	switch res.Exit {
+	case 0:
+		out, perr := decision.Parse(h.Name, stdout.Bytes())
+		if perr != nil {
+			res.Err = fmt.Errorf("exit 0 but %v", perr)
+			return res
+		}
+		res.Output = out
+	case 2:
+		if !h.Blocking {
+			res.Err = fmt.Errorf(`exited 2 but is not "blocking": treated as a warning%s`, firstLine(res.Stderr))
+			return res
+		}
+		reason := res.Stderr
+		if reason == "" {
+			reason = "blocked by " + h.Name
+		}
+		res.Output = decision.Output{Handler: h.Name, Decision: decision.Deny, Reason: reason}
+	default:
+		res.Err = fmt.Errorf("exited %d%s", res.Exit, firstLine(res.Stderr))
+	}
+	return res
+}
+
+// startAsync starts a fire-and-forget handler: detached into its own
+// session, stdout and stderr closed, the envelope on stdin through an
+// unlinked temporary file so that hookshim need not stay to feed a pipe.
+func (r *Runner) startAsync(h *config.Hook, envelope []byte) Result {
+	res := Result{Hook: h, Exit: -1, Async: true}
+	cmd, err := command(context.Background(), h)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	f, err := os.CreateTemp("", "hookshim-async-*")
+	if err != nil {
+		res.Err = fmt.Errorf("async: %v", err)
+		return res
+	}
+	defer f.Close()
+	defer os.Remove(f.Name())
+	if _, err := f.Write(envelope); err != nil {
+		res.Err = fmt.Errorf("async: %v", err)
+		return res
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		res.Err = fmt.Errorf("async: %v", err)
+		return res
+	}
+	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
+	cmd.Stdin = f
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		res.Err = fmt.Errorf("could not start %q: %v", h.Command, err)
+		return res
+	}
+	_ = cmd.Process.Release()
+	return res
+}
+
+// command builds the handler's process. A plain command line is split with
+// shell quoting rules and run directly (one process fewer on every call);
+// one that needs a shell (pipes, redirections, variables, globs...) runs
+// under /bin/sh -c.
+func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
+	var cmd *exec.Cmd
+	if args, ok := plainWords(h.Command); ok {
+		name := args[0]
+		if !filepath.IsAbs(name) && strings.ContainsRune(name, '/') {
+			name = filepath.Join(h.Dir, name)
+		}
+		cmd = exec.CommandContext(ctx, name, args[1:]...)
+	} else {
+		cmd = exec.CommandContext(ctx, shell[0], append(shell[1:], h.Command)...)
+	}
+	cmd.Dir = h.Dir
+	return cmd, nil
+}
+
+// plainWords splits a command line that needs no shell.
+func plainWords(line string) ([]string, bool) {
+	if strings.ContainsAny(line, "|&;<>()$`*?[]{}~\n\\#!=") {
+		return nil, false
+	}
+	args, err := shellwords.Parse(line)
+	if err != nil || len(args) == 0 {
+		return nil, false
+	}
+	return args, true
+}
+
+// capped is a buffer that keeps at most MaxOutput bytes.
+type capped struct {
+	bytes.Buffer
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := MaxOutput - c.Len(); len(p) > room {
+		c.over = true
+		if room > 0 {
+			c.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.Buffer.Write(p)
+}
+
+func firstLine(s string) string {
+	if s == "" {
+		return ""
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return ": " + line
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
