@@ -10,6 +10,7 @@ package provider
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
@@ -61,6 +62,15 @@ type Provider struct {
 	// SetInput puts a tool input into a sample payload (hookshim simulate
 	// --tool-input); nil means "replace the value at Fields.ToolInput".
 	SetInput func(raw, input []byte) ([]byte, error)
+
+	// Timeout is the hook timeout `hookshim install` writes for this tool
+	// (or the tool's own default where it cannot be set). hookshim must
+	// answer before it runs out: handler deadlines are clipped to it.
+	Timeout time.Duration
+
+	// Install says where and how `hookshim install` registers hookshim in
+	// the tool's native config; nil when it cannot.
+	Install *Install
 
 	// ProjectDirEnv lists variables the tool sets to the project root.
 	ProjectDirEnv []string
@@ -170,3 +180,7 @@ func (pr *Provider) Spec(n string) *Spec {
 	}
 	return nil
 }
+
+// Install describes the tool's native hook config for `hookshim install`.
+// Its fields are defined by the install engine (internal/install).
+type Install struct{}
