@@ -34,6 +34,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
 			env.Setenv("HOOKSHIM_LOG", "")
 			env.Setenv("HOOKSHIM_CONFIG", "")
+			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir+"/.run")
+			// Most scripts are about the protocol, not trust: they run the
+			// project config without `hookshim allow`. trust_*.txtar unset
+			// this and test the gate itself.
+			env.Setenv("HOOKSHIM_TRUST_ALL", "1")
 			return nil
 		},
 	})

@@ -35,7 +35,14 @@ Usage:
       Without arguments: feed every tool's sample payloads through the real
       pipeline with a built-in example policy and show each answer.
       With --provider and --event: simulate one call against your config.
-  hookshim providers
+  hookshim allow [PATH]
+      Allow the project's .openhook.json (and the scripts it runs) as it is
+      now. Any later change needs a new allow.
+  hookshim deny [PATH]
+      Never run that config, whatever its content.
+  hookshim trust [status] [PATH]
+      Show whether a config may run.
+  hookshim providers [--events]
       List the tools hookshim speaks to and their events.
   hookshim version
 
@@ -44,6 +51,10 @@ Environment:
   HOOKSHIM_LOG      file to append one JSON line per call to
   HOOKSHIM_DISABLE  set to 1 to answer "no opinion" without running handlers
   HOOKSHIM_SKIP     comma-separated handler names not to run
+  HOOKSHIM_ON_ERROR set to deny to make hookshim's own failures block (fail-closed)
+  HOOKSHIM_TRUST_ALL set to 1 to run project configs without 'hookshim allow'
+                    (for CI and throwaway machines: a cloned repo then runs its
+                    hooks on your machine)
 
 Examples:
   hookshim simulate
@@ -67,6 +78,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return cmdSimulate(rest, stdout, stderr, getenv)
 	case "providers":
 		return cmdProviders(rest, stdout, stderr)
+	case "allow":
+		return cmdAllow(rest, stdout, stderr, getenv)
+	case "deny":
+		return cmdDeny(rest, stdout, stderr, getenv)
+	case "trust":
+		return cmdTrust(rest, stdout, stderr, getenv)
 	case "example-policy":
 		return cmdExamplePolicy(rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":

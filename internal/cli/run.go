@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -13,15 +14,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/detect"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
+	"github.com/hookshim/hookshim/internal/once"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/respond"
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/trust"
 	"github.com/tidwall/gjson"
 )
 
@@ -34,7 +38,7 @@ const MaxPayload = 64 << 20
 // StdinTimeout bounds the wait for a payload. Some tools never close stdin
 // (Kiro IDE 0.x); hookshim stops reading when what it has is one complete
 // JSON document and the stream has gone quiet.
-const (
+var (
 	StdinTimeout = 10 * time.Second
 	StdinQuiet   = 100 * time.Millisecond
 )
@@ -46,6 +50,7 @@ type hookFlags struct {
 	config   string
 	explain  bool
 	log      string
+	timeout  float64 // the tool's hook timeout in seconds, when install wrote it
 }
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -58,6 +63,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	fs.StringVar(&f.config, "config", "", "config file (skips discovery)")
 	fs.BoolVar(&f.explain, "explain", false, "explain detection and decisions on stderr")
 	fs.StringVar(&f.log, "log", "", "append a JSON line per call to this file")
+	fs.Float64Var(&f.timeout, "timeout", 0, "the tool's timeout for this hook, in seconds (hookshim answers before it)")
 	if err := fs.Parse(args); err != nil {
 		// Bad flags must not turn into a tool's "block" code: carry on with
 		// what was understood and answer in the tool's dialect.
@@ -77,9 +83,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 
 	stdout.Write(ans.Stdout)
 	var diag bytes.Buffer
-	if ans.Exit == 0 && (c.pr == nil || c.pr.Stderr || f.explain) {
+	if ans.Exit == 0 {
 		// stderr is free for diagnostics only when it is not carrying a
-		// block reason, and only where the tool keeps it from the model.
+		// block reason: on exit 0 no tool feeds it to the model (Claude
+		// Code and Copilot log it, Gemini CLI shows it to the user).
 		for _, p := range c.trace.problems {
 			warningf(&diag, "%s", oneLine(p))
 		}
@@ -187,6 +194,8 @@ type trace struct {
 	problems  []string
 	notes     []string
 	onError   string
+	untrusted []string
+	duplicate bool
 }
 
 // answer runs the pipeline: detect, normalize, run, respond. Every path
@@ -205,6 +214,11 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	}
 	if !gjson.ParseBytes(raw).IsObject() {
 		return c.fail("payload is JSON but not an object")
+	}
+	if !utf8.Valid(raw) {
+		// Handlers get well-formed JSON: invalid bytes become U+FFFD.
+		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+		c.trace.notes = append(c.trace.notes, "payload had invalid UTF-8; replaced with U+FFFD")
 	}
 	p := provider.Payload{Raw: raw, Env: c.getenv}
 	if c.flags.provider != "" && provider.Lookup(c.flags.provider) == nil {
@@ -240,8 +254,8 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		c.trace.notes = append(c.trace.notes, fmt.Sprintf("%s has no canonical event: no handler can listen to it", native))
 		return respond.NoOpinion(c.pr, c.spec)
 	}
-	if c.getenv("HOOKSHIM_DISABLE") == "1" {
-		c.trace.notes = append(c.trace.notes, "HOOKSHIM_DISABLE=1: no handler runs")
+	if c.getenv("HOOKSHIM_DISABLE") == "1" || c.getenv("HOOKSHIM") == "0" {
+		c.trace.notes = append(c.trace.notes, "hookshim is switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
 	}
 	if d, _ := strconv.Atoi(c.getenv("HOOKSHIM_DEPTH")); d > 0 {
@@ -263,15 +277,15 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		if err != nil {
 			return c.fail("config: " + err.Error())
 		}
+		configs = c.trusted(configs)
 	}
-	onError := "allow"
 	var hooks []*config.Hook
 	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
 	for _, f := range configs {
 		c.trace.configs = append(c.trace.configs, f.Path)
 		c.trace.problems = append(c.trace.problems, f.Warnings...)
 		if f.OnError == "deny" {
-			onError = "deny"
+			c.trace.onError = "deny"
 		}
 		for _, h := range f.Hooks {
 			if !h.Matches(c.ev) {
@@ -285,9 +299,19 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 			c.trace.matched = append(c.trace.matched, h.Name)
 		}
 	}
-	c.trace.onError = onError
 	if len(hooks) == 0 {
-		return respond.NoOpinion(c.pr, c.spec)
+		return c.untrustedAnswer()
+	}
+
+	deadline := c.deadline()
+	claim := c.claim(hooks)
+	if claim != nil && !claim.Won {
+		if a, ok := claim.Wait(deadline); ok {
+			c.trace.duplicate = true
+			c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: same answer, handlers not run again")
+			return provider.Answer{Stdout: a.Stdout, Stderr: a.Stderr, Exit: a.Exit}
+		}
+		c.trace.notes = append(c.trace.notes, "a duplicate call did not answer in time; running the handlers here")
 	}
 
 	env := append(os.Environ(),
@@ -299,22 +323,142 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		"HOOKSHIM_DEPTH=1",
 	)
 	envelope := normalize.Envelope(c.ev, newID(), time.Now(), version())
-	r := &run.Runner{Env: env}
+	r := &run.Runner{Env: env, Deadline: deadline}
 	results := r.Run(context.Background(), hooks, envelope)
 	c.trace.results = results
+	onError := c.trace.onError
+	if onError == "" {
+		onError = "allow"
+	}
 	v := respond.Verdict(c.spec, results, onError)
 	c.trace.verdict = &v
-	return respond.Encode(c.pr, c.spec, v)
+	ans := respond.Encode(c.pr, c.spec, v)
+	if claim != nil && claim.Won {
+		_ = claim.Publish(once.Answer{Stdout: ans.Stdout, Stderr: ans.Stderr, Exit: ans.Exit})
+	}
+	return ans
+}
+
+// DefaultToolTimeout is the tool's hook timeout assumed when neither
+// --timeout nor the provider table gives one.
+const DefaultToolTimeout = 30 * time.Second
+
+// deadline is when hookshim must have answered: before the tool's own
+// timeout, with a margin for hookshim to write its answer. A tool that kills
+// its hook leaves the outcome to its own default, which for some tools is a
+// denial (Copilot) and for others an allow.
+func (c *hookCall) deadline() time.Time {
+	budget := DefaultToolTimeout
+	switch {
+	case c.flags.timeout > 0:
+		budget = time.Duration(c.flags.timeout * float64(time.Second))
+	case c.pr.Timeout > 0:
+		budget = c.pr.Timeout
+	}
+	margin := budget / 10
+	if margin < 500*time.Millisecond {
+		margin = 500 * time.Millisecond
+	}
+	if margin > 5*time.Second {
+		margin = 5 * time.Second
+	}
+	if budget-margin < budget/2 {
+		margin = budget / 2
+	}
+	return c.started.Add(budget - margin)
+}
+
+// claim makes duplicates of one tool call share one answer. Without a
+// tool call id the payload itself identifies the call; the handlers that
+// matched are part of the key, so a call under another policy is not a
+// duplicate.
+func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
+	if c.configs != nil {
+		return nil // simulate: every call is its own
+	}
+	id := ""
+	if c.ev.Tool != nil && c.ev.Tool.CallID != "" {
+		id = "call:" + c.ev.Tool.CallID
+	} else {
+		sum := sha256.Sum256(c.ev.Raw)
+		id = "payload:" + hex.EncodeToString(sum[:])
+	}
+	parts := []string{c.pr.ID, c.ev.Native, c.ev.SessionID, id}
+	for _, h := range hooks {
+		parts = append(parts, h.Pos, h.Command)
+	}
+	cl, err := once.Take(once.Dir(c.getenv), once.Key(parts...))
+	if err != nil {
+		c.trace.problems = append(c.trace.problems, "duplicate detection unavailable: "+err.Error())
+		return nil
+	}
+	return cl
+}
+
+// trusted drops discovered project configs the user has not allowed.
+func (c *hookCall) trusted(found []config.Found) []config.Found {
+	var out []config.Found
+	for _, f := range found {
+		if !f.Discovered || c.getenv("HOOKSHIM_TRUST_ALL") == "1" {
+			out = append(out, f)
+			continue
+		}
+		store, err := trust.DefaultStore(c.getenv)
+		state := trust.Unknown
+		if err == nil {
+			state, err = store.Check(f.File)
+		}
+		if err != nil {
+			c.trace.problems = append(c.trace.problems, "trust: "+err.Error())
+		}
+		if state == trust.Allowed {
+			out = append(out, f)
+			continue
+		}
+		c.trace.untrusted = append(c.trace.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", f.Path, state, f.Path))
+	}
+	// Not a problem to repeat on every call: logged and explained, and
+	// told to the user on session start.
+	c.trace.notes = append(c.trace.notes, c.trace.untrusted...)
+	return out
+}
+
+// untrustedAnswer is "no opinion", telling the user once per session (on
+// session start, where the tool shows messages) how to allow the project's
+// config.
+func (c *hookCall) untrustedAnswer() provider.Answer {
+	if len(c.trace.untrusted) == 0 || c.spec.Canonical != event.SessionStart {
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+	if !c.spec.Can.Has(provider.CanMessage) {
+		c.trace.problems = append(c.trace.problems, c.trace.untrusted[0])
+		return respond.NoOpinion(c.pr, c.spec)
+	}
+	return respond.Encode(c.pr, c.spec, decision.Verdict{SystemMessage: "hookshim: " + c.trace.untrusted[0]})
 }
 
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the
 // reason on the log (and stderr where the tool keeps it from the model).
+// With HOOKSHIM_ON_ERROR=deny (or on_error: deny in a config already read)
+// the failure blocks instead, in the tool's own way — fail-closed, for those
+// who asked for it.
 func (c *hookCall) fail(msg string) provider.Answer {
 	c.trace.problems = append(c.trace.problems, msg)
+	if c.pr == nil {
+		// The payload could not tell the tool: trust the hint, so that a
+		// tool that needs JSON even for "no opinion" (Cursor) gets it.
+		c.pr = provider.Lookup(c.flags.provider)
+	}
 	if c.pr == nil {
 		// Unknown tool: exit 0 with nothing on stdout is the one answer
 		// every tool reads as "no opinion".
 		return provider.Answer{}
+	}
+	if c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.trace.onError == "deny" {
+		v := decision.Verdict{Decision: decision.Deny, Reason: "hookshim failed and fails closed: " + oneLine(msg)}
+		respond.Finish(c.spec, &v)
+		c.trace.verdict = &v
+		return respond.Encode(c.pr, c.spec, v)
 	}
 	return respond.NoOpinion(c.pr, c.spec)
 }

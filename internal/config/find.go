@@ -68,7 +68,7 @@ func Discover(s Sources) ([]Found, error) {
 	}
 	seen := map[string]bool{}
 	for _, start := range s.StartDirs {
-		path := findUp(start)
+		path := FindUp(start)
 		if path == "" || seen[path] {
 			continue
 		}
@@ -86,8 +86,8 @@ func Discover(s Sources) ([]Found, error) {
 	return out, nil
 }
 
-// findUp returns the nearest .openhook.json at or above dir.
-func findUp(dir string) string {
+// FindUp returns the nearest .openhook.json at or above dir.
+func FindUp(dir string) string {
 	if dir == "" {
 		return ""
 	}

@@ -133,8 +133,9 @@ func syntaxOffset(data []byte) int {
 	var v any
 	err := json.Unmarshal(data, &v)
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return int(se.Offset)
+	if errors.As(err, &se) && se.Offset > 0 {
+		// Offset counts the offending byte: point at it, not past it.
+		return int(se.Offset) - 1
 	}
 	return len(data)
 }

@@ -81,7 +81,8 @@ func (r *Runner) timeout(h *config.Hook) time.Duration {
 
 func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Result {
 	res := Result{Hook: h, Exit: -1}
-	ctx, cancel := context.WithTimeout(ctx, r.timeout(h))
+	limit := r.timeout(h)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd, err := command(ctx, h)
 	if err != nil {
@@ -109,7 +110,7 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Re
 				Reason: fmt.Sprintf("%s timed out after %s", h.Name, h.Timeout)}
 			return res
 		}
-		res.Err = fmt.Errorf("timed out after %s; its process group was killed", round(r.timeout(h)))
+		res.Err = fmt.Errorf("timed out after %s; its process group was killed", round(limit))
 		return res
 	}
 	var exitErr *exec.ExitError

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/trust"
+)
+
+// configArg finds the config a trust command is about: the path given (a
+// file, or a directory to search up from), else the nearest .openhook.json
+// above the current directory.
+func configArg(args []string) (string, error) {
+	start := "."
+	if len(args) > 0 {
+		start = args[0]
+	}
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		return abs, nil
+	}
+	if p := config.FindUp(abs); p != "" {
+		return p, nil
+	}
+	return "", fmt.Errorf("no %s in %s or above", config.FileName, abs)
+}
+
+func trustStore(stderr io.Writer, getenv func(string) string) (trust.Store, bool) {
+	s, err := trust.DefaultStore(getenv)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return s, false
+	}
+	return s, true
+}
+
+func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("allow", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	path, err := configArg(fs.Args())
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		hintf(stderr, "fix the config before allowing it")
+		return 1
+	}
+	store, ok := trustStore(stderr, getenv)
+	if !ok {
+		return 1
+	}
+	scripts, err := store.Allow(f)
+	if err != nil {
+		errorf(stderr, "recording the allowance: %v", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "allowed %s (%d hooks)\n", path, len(f.Hooks))
+	for _, s := range scripts {
+		fmt.Fprintf(stdout, "  with %s\n", s)
+	}
+	return 0
+}
+
+func cmdDeny(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("deny", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	path, err := configArg(fs.Args())
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	store, ok := trustStore(stderr, getenv)
+	if !ok {
+		return 1
+	}
+	if err := store.Deny(path); err != nil {
+		errorf(stderr, "recording the denial: %v", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "denied %s: its hooks will not run\n", path)
+	return 0
+}
+
+func cmdTrust(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) > 0 && args[0] == "status" {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	path, err := configArg(fs.Args())
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	store, ok := trustStore(stderr, getenv)
+	if !ok {
+		return 1
+	}
+	state, err := store.Check(f)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s\n", path, state)
+	for _, s := range trust.Scripts(f) {
+		fmt.Fprintf(stdout, "  runs %s\n", s)
+	}
+	if state != trust.Allowed {
+		hintf(stderr, "review it, then run: hookshim allow %s", path)
+		return 1
+	}
+	return 0
+}

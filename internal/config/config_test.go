@@ -1,0 +1,117 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseMixedFormats(t *testing.T) {
+	f, err := Parse("/p/.openhook.json", []byte(`{
+  "openhook": "0.1",
+  "spec": "hooks/0.1",
+  "hooks": [
+    {"command": "otel-hooks hook", "events": ["session.end"], "async": true},
+    {"command": "audit", "events": ["*"]},
+    {"command": "write-watch", "events": ["file.write"]},
+    {"name": "guard", "event": "before_tool_execute", "matcher": ["shell", {"mcp": {"server": "github"}}],
+     "handler": {"type": "command", "command": "./guard.sh", "timeout": 5, "env": {"B": "2", "A": "1"}, "cwd": "sub"},
+     "blocking": true, "degradation": {"input_rewrite": "warn"}},
+    {"event": "tool:pre", "matcher": {"pattern": "^file_(read|write)$"}, "handler": {"type": "command", "command": "x"}},
+    {"event": "before_model", "handler": {"type": "prompt", "command": ""}}
+  ]
+}`))
+	require.NoError(t, err)
+	require.Len(t, f.Hooks, 5, "the prompt handler is not run by hookshim")
+	require.Len(t, f.Warnings, 1)
+	require.Contains(t, f.Warnings[0], "prompt handlers are not run by hookshim")
+
+	otel := f.Hooks[0]
+	require.True(t, otel.Async)
+	require.True(t, otel.Listens(event.SessionEnd))
+	require.False(t, otel.Listens(event.SessionStart))
+	require.Equal(t, DefaultTimeout, otel.Timeout)
+
+	all := f.Hooks[1]
+	for _, n := range event.Names {
+		require.True(t, all.Listens(n), "* listens to %s", n)
+	}
+
+	fw := f.Hooks[2]
+	require.True(t, fw.Matches(&event.Event{Name: event.AfterToolExecute, Tool: &event.Tool{Name: "file_edit"}}))
+	require.False(t, fw.Matches(&event.Event{Name: event.AfterToolExecute, Tool: &event.Tool{Name: "shell"}}))
+
+	g := f.Hooks[3]
+	require.Equal(t, "guard", g.Name)
+	require.Equal(t, 5*time.Second, g.Timeout)
+	require.Equal(t, []string{"A=1", "B=2"}, g.Env)
+	require.Equal(t, "/p/sub", g.Dir)
+	require.True(t, g.Blocking)
+	require.Equal(t, "warn", g.Degradation["input_rewrite"])
+	require.True(t, g.Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: "shell", Native: "Bash"}}))
+	require.True(t, g.Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: "mcp__github__x", MCP: &event.MCP{Server: "github", Tool: "x"}}}))
+	require.False(t, g.Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: "file_read", Native: "Read"}}))
+	require.False(t, g.Matches(&event.Event{Name: event.AfterToolExecute, Tool: &event.Tool{Name: "shell"}}))
+
+	amp := f.Hooks[4]
+	require.True(t, amp.Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: "file_read", Native: "Read"}}))
+	require.False(t, amp.Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: "file_edit", Native: "Edit"}}))
+}
+
+func TestParseErrorsNamePosition(t *testing.T) {
+	for doc, want := range map[string]string{
+		"{\"openhook\":\"0.1\",\n \"hooks\": [ {\"command\": 1} ]}":                                                                                                     `x.json:2:25: "command" must be a string`,
+		"{\"openhook\":\"0.1\",\n \"hooks\": [ {\"command\": \"c\", \"events\": [\"tool.begin\"]} ]}":                                                                   `x.json:2:40: unknown event "tool.begin"`,
+		"{\"spec\":\"hooks/0.1\",\n \"hooks\": [ {\"event\": \"before_tool_execute\", \"handler\": {\"type\": \"command\", \"command\": \"c\", \"timeout\": \"5\"}} ]}": `x.json:2:104: "timeout" must be a number of seconds`,
+		"{\"spec\":\"hooks/0.1\", \"hooks\": [ {\"event\": \"before_tool_execute\", \"matcher\": {\"pattern\": \"(\"}, \"handler\": {\"command\": \"c\"}} ]}":           `pattern is not an RE2 regular expression`,
+		"{\"hooks\": []}":        `missing "openhook" or "spec"`,
+		"{\"openhook\":\"0.1\"}": `missing "hooks" array`,
+		"{\"openhook\":\"0.1\", \"hooks\": [ {\"command\": \"c\", \"event\": \"x\"} ]}": `mixes the two formats`,
+		"{\"openhook\":\"0.1\", \"hook\": []}":                                          `unknown field "hook"`,
+		"{\"openhook\":\"0.1\",\n\n  \"hooks\": [,]}":                                   `x.json:3:13: not valid JSON here`,
+		"[]": `must be a JSON object`,
+	} {
+		_, err := Parse("x.json", []byte(doc))
+		require.ErrorContainsf(t, err, want, "doc %s", doc)
+	}
+}
+
+func TestDiscoverOrder(t *testing.T) {
+	home := t.TempDir()
+	proj := t.TempDir()
+	sub := filepath.Join(proj, "a", "b")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	write := func(p, s string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+	}
+	write(filepath.Join(home, ".config", "hookshim", "openhook.json"), `{"openhook":"0.1","hooks":[{"command":"user"}]}`)
+	write(filepath.Join(proj, ".openhook.json"), `{"openhook":"0.1","hooks":[{"command":"project"}]}`)
+	env := map[string]string{"HOME": home}
+	getenv := func(k string) string { return env[k] }
+
+	found, err := Discover(Sources{Getenv: getenv, StartDirs: []string{sub}})
+	require.NoError(t, err)
+	require.Len(t, found, 2)
+	require.Equal(t, "user", found[0].Hooks[0].Command)
+	require.False(t, found[0].Discovered, "the user's own config needs no trust")
+	require.Equal(t, "project", found[1].Hooks[0].Command)
+	require.True(t, found[1].Discovered)
+
+	write(filepath.Join(proj, "env.json"), `{"openhook":"0.1","hooks":[{"command":"env"}]}`)
+	env["HOOKSHIM_CONFIG"] = filepath.Join(proj, "env.json")
+	found, err = Discover(Sources{Getenv: getenv, StartDirs: []string{sub}})
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	require.Equal(t, "env", found[0].Hooks[0].Command)
+
+	found, err = Discover(Sources{Flag: filepath.Join(proj, ".openhook.json"), Getenv: getenv, StartDirs: []string{sub}})
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	require.Equal(t, "project", found[0].Hooks[0].Command)
+	require.False(t, found[0].Discovered, "--config is trusted: the user named it")
+}

@@ -1,0 +1,84 @@
+package decision
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParse(t *testing.T) {
+	o, err := Parse("h", []byte(`  {"decision":"deny","reason":"r","continue":false,"context":"c","updated_input":{"a":1},"suppress_output":true,"system_message":"m","future_field":1}`))
+	require.NoError(t, err)
+	require.Equal(t, Deny, o.Decision)
+	require.Equal(t, "r", o.Reason)
+	require.False(t, *o.Continue)
+	require.Equal(t, "c", o.Context)
+	require.JSONEq(t, `{"a":1}`, string(o.UpdatedInput))
+	require.True(t, o.SuppressOutput)
+	require.Equal(t, "m", o.SystemMessage)
+
+	o, err = Parse("h", []byte("\n"))
+	require.NoError(t, err)
+	require.True(t, o.Empty(), "empty stdout is no opinion")
+
+	for in, msg := range map[string]string{
+		`allow`:                      "stdout is not JSON",
+		`[1]`:                        "not an object",
+		`{"decision":"block"}`:       `decision "block" is not allow, deny or ask`,
+		`{"decision":1}`:             "decision must be a string",
+		`{"continue":"no"}`:          "continue must be true or false",
+		`{"updated_input":"cmd"}`:    "updated_input must be an object",
+		`{"reason":["a"]}`:           "reason must be a string",
+		`{"decision":"allow"} extra`: "stdout is not JSON",
+	} {
+		_, err := Parse("h", []byte(in))
+		require.ErrorContainsf(t, err, msg, "input %s", in)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	f := false
+	v := Merge([]Output{
+		{Handler: "a", Decision: Allow, Reason: "fine", Context: "ctx a"},
+		{Handler: "b", Decision: Ask, Reason: "confirm"},
+		{Handler: "c", Decision: Deny, Reason: "no"},
+		{Handler: "d", Decision: Deny, Reason: "never", Context: "ctx d"},
+		{Handler: "e", Continue: &f, Reason: "stop now"},
+	})
+	require.Equal(t, Deny, v.Decision, "deny beats ask beats allow")
+	require.Equal(t, "no; never", v.Reason, "reasons of the winning decision, in config order")
+	require.Equal(t, "ctx a\n\nctx d", v.Context, "contexts in config order")
+	require.True(t, v.Stop, "continue:false wins")
+	require.Equal(t, "stop now", v.StopReason)
+
+	v = Merge([]Output{{Handler: "a", Decision: Allow}, {Handler: "b", Decision: Ask, Reason: "sure?"}})
+	require.Equal(t, Ask, v.Decision)
+	require.Equal(t, "sure?", v.Reason)
+
+	v = Merge([]Output{{Handler: "a"}, {Handler: "b"}})
+	require.Equal(t, None, v.Decision, "silence is no opinion, not allow")
+}
+
+func TestMergeRewrites(t *testing.T) {
+	v := Merge([]Output{
+		{Handler: "a", UpdatedInput: []byte(`{"command":"ls","x":[1,2]}`)},
+		{Handler: "b", UpdatedInput: []byte(`{ "x" : [1, 2], "command" : "ls" }`)},
+	})
+	require.Equal(t, None, v.Decision, "the same rewrite twice is no conflict")
+	require.JSONEq(t, `{"command":"ls","x":[1,2]}`, string(v.UpdatedInput))
+
+	v = Merge([]Output{
+		{Handler: "a", UpdatedInput: []byte(`{"command":"ls"}`)},
+		{Handler: "b", UpdatedInput: []byte(`{"command":"ls -la"}`)},
+	})
+	require.Equal(t, Deny, v.Decision, "two different rewrites are a conflict, settled by denying")
+	require.Contains(t, v.Reason, `handlers "a" and "b" rewrote the tool input differently`)
+	require.Nil(t, v.UpdatedInput)
+
+	v = Merge([]Output{
+		{Handler: "a", UpdatedInput: []byte(`{"command":"ls"}`)},
+		{Handler: "b", Decision: Deny, Reason: "no"},
+	})
+	require.Equal(t, Deny, v.Decision)
+	require.Nil(t, v.UpdatedInput, "a denied call is not rewritten")
+}

@@ -1,0 +1,139 @@
+// Package once makes one hook call answer for its duplicates.
+//
+// The same tool call can reach hookshim twice: Cursor runs its own
+// hooks.json and the .claude/settings.json hooks it imports, Copilot and
+// VS Code read Claude's file too, and a user may install at user and
+// project scope. The first call to claim a key runs the handlers and
+// publishes its answer; a duplicate waits for that answer and gives the
+// same one, so a policy runs once per tool call. The state is a few small
+// files in a per-user runtime directory, swept after a minute.
+package once
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
+)
+
+// Window is how long a claim stands: a duplicate arriving later runs on
+// its own. Duplicates are fired together, well inside it.
+const Window = 10 * time.Second
+
+// sweepAge is when leftover files are removed.
+const sweepAge = time.Minute
+
+// Dir is the per-user directory for claims.
+func Dir(getenv func(string) string) string {
+	if d := getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "hookshim", "once")
+	}
+	return filepath.Join(os.TempDir(), "hookshim-"+strconv.Itoa(os.Getuid()), "once")
+}
+
+// Key identifies one tool call.
+func Key(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Answer is a published answer.
+type Answer struct {
+	Stdout []byte
+	Stderr string
+	Exit   int
+}
+
+// Claim is a held or lost claim.
+type Claim struct {
+	dir, key string
+	Won      bool
+}
+
+// Take tries to claim key. When the claim is lost, Wait returns the
+// winner's answer.
+func Take(dir, key string) (*Claim, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	c := &Claim{dir: dir, key: key}
+	lock := filepath.Join(dir, key+".lock")
+	for attempt := 0; attempt < 2; attempt++ {
+		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			f.Close()
+			c.Won = true
+			sweep(dir)
+			return c, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		st, err := os.Stat(lock)
+		if err == nil && time.Since(st.ModTime()) > Window {
+			// A stale claim from an earlier call with the same key.
+			os.Remove(lock)
+			os.Remove(filepath.Join(dir, key+".answer"))
+			continue
+		}
+		return c, nil
+	}
+	return c, nil
+}
+
+// Publish stores the winner's answer for its duplicates.
+func (c *Claim) Publish(a Answer) error {
+	o := &wire.Object{}
+	o.Raw("exit", []byte(strconv.Itoa(a.Exit)))
+	o.Str("stdout", string(a.Stdout))
+	o.Str("stderr", a.Stderr)
+	tmp, err := os.CreateTemp(c.dir, ".answer-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(o.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	tmp.Close()
+	return os.Rename(tmp.Name(), filepath.Join(c.dir, c.key+".answer"))
+}
+
+// Wait polls for the winner's answer until the deadline.
+func (c *Claim) Wait(deadline time.Time) (Answer, bool) {
+	path := filepath.Join(c.dir, c.key+".answer")
+	for {
+		if b, err := os.ReadFile(path); err == nil && gjson.ValidBytes(b) {
+			r := gjson.ParseBytes(b)
+			return Answer{Stdout: []byte(r.Get("stdout").Str), Stderr: r.Get("stderr").Str, Exit: int(r.Get("exit").Int())}, true
+		}
+		if time.Now().After(deadline) {
+			return Answer{}, false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func sweep(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > sweepAge {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
