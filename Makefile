@@ -5,7 +5,9 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/cli.Version=$(VERSION)
 export CGO_ENABLED ?= 0
 
-.PHONY: help build test lint update-goldens simulate clean
+FUZZTIME ?= 60s
+
+.PHONY: help build test lint update-goldens simulate clean fuzz
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -20,8 +22,14 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-update-goldens: ## rewrite testdata/payloads/*/*.golden after an intended change
+update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md after an intended change
 	$(GO) test . -run TestPayloadGoldens -update
+	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
+
+fuzz: ## run each fuzz target for FUZZTIME (default 60s)
+	$(GO) test . -run '^$$' -fuzz '^FuzzDetectNormalize$$' -fuzztime $(FUZZTIME)
+	$(GO) test . -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME)
+	$(GO) test . -run '^$$' -fuzz '^FuzzRespond$$' -fuzztime $(FUZZTIME)
 
 simulate: build ## run the embedded demo
 	./$(BIN) simulate
