@@ -306,12 +306,14 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	deadline := c.deadline()
 	claim := c.claim(hooks)
 	if claim != nil && !claim.Won {
-		if a, ok := claim.Wait(deadline); ok {
-			c.trace.duplicate = true
-			c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: same answer, handlers not run again")
-			return provider.Answer{Stdout: a.Stdout, Stderr: a.Stderr, Exit: a.Exit}
+		a, ok := claim.Wait(deadline)
+		if !ok {
+			// Running the handlers now would overrun the tool's deadline.
+			return c.fail("this call duplicates one that did not answer in time")
 		}
-		c.trace.notes = append(c.trace.notes, "a duplicate call did not answer in time; running the handlers here")
+		c.trace.duplicate = true
+		c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: same answer, handlers not run again")
+		return provider.Answer{Stdout: a.Stdout, Stderr: a.Stderr, Exit: a.Exit}
 	}
 
 	env := append(os.Environ(),
@@ -376,18 +378,18 @@ func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
 	if c.configs != nil {
 		return nil // simulate: every call is its own
 	}
-	id := ""
+	id, window := "", once.Window
 	if c.ev.Tool != nil && c.ev.Tool.CallID != "" {
 		id = "call:" + c.ev.Tool.CallID
 	} else {
 		sum := sha256.Sum256(c.ev.Raw)
-		id = "payload:" + hex.EncodeToString(sum[:])
+		id, window = "payload:"+hex.EncodeToString(sum[:]), once.DigestWindow
 	}
 	parts := []string{c.pr.ID, c.ev.Native, c.ev.SessionID, id}
 	for _, h := range hooks {
 		parts = append(parts, h.Pos, h.Command)
 	}
-	cl, err := once.Take(once.Dir(c.getenv), once.Key(parts...))
+	cl, err := once.Take(once.Dir(c.getenv), once.Key(parts...), window)
 	if err != nil {
 		c.trace.problems = append(c.trace.problems, "duplicate detection unavailable: "+err.Error())
 		return nil

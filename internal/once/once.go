@@ -23,9 +23,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Window is how long a claim stands: a duplicate arriving later runs on
-// its own. Duplicates are fired together, well inside it.
-const Window = 10 * time.Second
+// Windows: how long a claim stands; a call arriving later runs on its own.
+// Duplicates are fired together, well inside them. A call identified only
+// by its payload gets the short window, so that the same command run twice
+// on purpose is not mistaken for one call.
+const (
+	Window       = 10 * time.Second
+	DigestWindow = 3 * time.Second
+)
 
 // sweepAge is when leftover files are removed.
 const sweepAge = time.Minute
@@ -61,9 +66,9 @@ type Claim struct {
 	Won      bool
 }
 
-// Take tries to claim key. When the claim is lost, Wait returns the
-// winner's answer.
-func Take(dir, key string) (*Claim, error) {
+// Take tries to claim key for window. When the claim is lost, Wait returns
+// the winner's answer.
+func Take(dir, key string, window time.Duration) (*Claim, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -81,7 +86,7 @@ func Take(dir, key string) (*Claim, error) {
 			return nil, err
 		}
 		st, err := os.Stat(lock)
-		if err == nil && time.Since(st.ModTime()) > Window {
+		if err == nil && time.Since(st.ModTime()) > window {
 			// A stale claim from an earlier call with the same key.
 			os.Remove(lock)
 			os.Remove(filepath.Join(dir, key+".answer"))
