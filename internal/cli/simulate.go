@@ -198,6 +198,9 @@ func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
 			}
 		}
 		canonical := string(c.trace.canonical)
+		if c.ev != nil {
+			canonical = string(c.ev.Name) // the payload may turn an event into its failure variant
+		}
 		if canonical == "" {
 			canonical = "-"
 		}
@@ -206,7 +209,7 @@ func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
 			name = ""
 		}
 		last = s.Provider.ID
-		out := string(ans.Stdout)
+		out := strings.TrimRight(string(ans.Stdout), "\n")
 		if ans.Stderr != "" {
 			out += "  [stderr: " + oneLine(strings.TrimSpace(ans.Stderr)) + "]"
 		}

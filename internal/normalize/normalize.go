@@ -92,7 +92,11 @@ func finishTool(pr *provider.Provider, p provider.Payload, t *event.Tool) {
 		} else if pr.SplitMCP != nil {
 			if m := pr.SplitMCP(t.Native, p); m != nil {
 				t.MCP = m
-				t.Name = event.MCPName(m.Server, m.Tool)
+				if m.Server != "" {
+					// With the server unknown (Cursor's preToolUse names
+					// only the tool) the native name stays the name.
+					t.Name = event.MCPName(m.Server, m.Tool)
+				}
 			}
 		}
 		if t.Name == "" {

@@ -6,53 +6,78 @@ import (
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
-// Cursor (IDE and cursor-agent CLI).
+// Cursor (IDE and the cursor-agent CLI).
 //
-// Sources: https://cursor.com/docs/hooks and
-// https://cursor.com/docs/reference/third-party-hooks (see
-// shared/reference/cursor-copilot-kiro-windsurf-cline.md §2):
-//   - every payload carries cursor_version, conversation_id and
-//     generation_id, also when Cursor runs hooks it imported from
-//     .claude/settings.json (hook_event_name is then Cursor's camelCase);
-//   - answers are snake_case JSON on stdout, exit 0: permission
-//     allow/deny/ask with user_message and agent_message;
-//   - with failClosed, invalid or missing JSON blocks, so hookshim always
-//     prints at least {};
-//   - context reaches the model only through additional_context on
-//     sessionStart and postToolUse; "ask" is accepted but not enforced on
-//     preToolUse; stop continues only through followup_message;
-//   - split events (beforeShellExecution, beforeReadFile...) carry no
-//     tool_input: hookshim builds one so that policies see one shape.
+// Cursor is closed source and cannot run here, so this table follows its
+// documentation, https://cursor.com/docs/agent/hooks (a.k.a. /docs/hooks)
+// and https://cursor.com/docs/reference/third-party-hooks, as stored late
+// 2026, cross-checked with published captures of cursor-agent
+// 2026.02.13 and a static reading of the cursor-agent 2026.09.18 bundle:
+//   - every payload carries cursor_version, conversation_id, generation_id
+//     and workspace_roots, also when Cursor runs a hook registered in
+//     .claude/settings.json: it sends its own payload, with its own
+//     camelCase event name and tool names (Bash becomes Shell);
+//   - answers are snake_case JSON on stdout with exit 0 (camelCase
+//     userMessage/agentMessage were Cursor 1.7's); exit 2 also blocks;
+//   - a permission hook (preToolUse, before*, subagentStart) whose answer
+//     is not valid JSON blocks the action, and with failClosed an empty
+//     stdout does too, so hookshim always prints at least {};
+//   - context reaches the model only through additional_context, on
+//     sessionStart and postToolUse;
+//   - permission "ask" is honoured on beforeShellExecution and
+//     beforeMCPExecution only; preToolUse accepts it without enforcing it
+//     and subagentStart treats it as deny;
+//   - user_message is the text shown with a permission decision; there is
+//     no channel that shows a message without one;
+//   - stop and subagentStop ignore permission: the only way to keep the
+//     agent going is followup_message, sent as the next user message
+//     (capped by loop_limit);
+//   - split events (beforeShellExecution, beforeReadFile, afterFileEdit...)
+//     carry no tool_name/tool_input: hookshim builds the tool so that
+//     policies see one shape;
+//   - preToolUse also fires for MCP tools as "MCP:<tool>" without the
+//     server; beforeMCPExecution then names the server (mcp_server_name)
+//     and sends tool_input as a JSON string.
 var Cursor = &Provider{
-	ID:   "cursor",
-	Name: "Cursor",
+	ID:      "cursor",
+	Name:    "Cursor",
+	Install: cursorInstall,
 	Signals: []Signal{
 		Has("cursor_version", 10),
 		Has("conversation_id", 3),
 		Has("generation_id", 3),
 		Array("workspace_roots", 2),
+		OneOf("hook_event_name", 4, cursorOnlyEvents...),
 		EnvSet("CURSOR_VERSION", 2),
 		EnvSet("CURSOR_PROJECT_DIR", 1),
 	},
 	Events: []Spec{
+		// env and additional_context are read; continue and user_message
+		// are accepted but not enforced.
 		{"sessionStart", event.SessionStart, CanContext},
 		{"sessionEnd", event.SessionEnd, 0},
-		{"preToolUse", event.BeforeToolExecute, CanDeny | CanAllow | CanRewrite | CanMessage},
+		{"preToolUse", event.BeforeToolExecute, CanDeny | CanAllow | CanRewrite},
+		// updated_mcp_tool_output (MCP results only) has no canonical
+		// counterpart.
 		{"postToolUse", event.AfterToolExecute, CanContext},
 		{"postToolUseFailure", event.ToolUseFailure, 0},
-		{"subagentStart", event.SubagentStart, CanDeny | CanAllow | CanMessage},
-		{"subagentStop", event.SubagentStop, CanDeny},
-		{"beforeShellExecution", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanMessage},
+		{"subagentStart", event.SubagentStart, CanDeny | CanAllow},
+		// The agent stops unless told otherwise, so continue:false is
+		// expressed by not asking it to go on (CanStop; see encodeCursor).
+		{"subagentStop", event.SubagentStop, CanDeny | CanStop},
+		{"beforeShellExecution", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow},
 		{"afterShellExecution", event.AfterToolExecute, 0},
-		{"beforeMCPExecution", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanMessage},
+		{"beforeMCPExecution", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow},
 		{"afterMCPExecution", event.AfterToolExecute, 0},
-		{"beforeReadFile", event.BeforeToolExecute, CanDeny | CanAllow | CanMessage},
+		{"beforeReadFile", event.BeforeToolExecute, CanDeny | CanAllow},
 		{"afterFileEdit", event.AfterToolExecute, 0},
-		{"beforeSubmitPrompt", event.BeforePrompt, CanDeny | CanMessage},
+		// continue:false refuses the prompt; no context channel.
+		{"beforeSubmitPrompt", event.BeforePrompt, CanDeny},
 		{"preCompact", event.BeforeCompact, 0},
-		{"stop", event.AgentStop, CanDeny},
+		{"stop", event.AgentStop, CanDeny | CanStop},
 		{"afterAgentResponse", event.AfterAgentResponse, 0},
 		{"afterAgentThought", "", 0},
 		// Tab completions are not agent actions: no canonical event, so
@@ -74,6 +99,9 @@ var Cursor = &Provider{
 		ToolError:  "error_message",
 		Prompt:     "prompt",
 	},
+	// preToolUse/postToolUse tool names (docs matcher list: Shell, Read,
+	// Write, Grep, Delete, Task, MCP:<tool>; StrReplace, Edit and Glob are
+	// seen in real sessions).
 	Tools: map[string]string{
 		"Shell":      event.ToolShell,
 		"Read":       event.ToolFileRead,
@@ -87,34 +115,53 @@ var Cursor = &Provider{
 		"Task":       event.ToolAgent,
 	},
 	SplitMCP: func(native string, p Payload) *event.MCP {
+		server := p.Get("mcp_server_name").Str
 		tool, ok := strings.CutPrefix(native, "MCP:")
 		if !ok {
-			if !p.Get("mcp_server_name").Exists() {
+			if server == "" {
 				return nil
 			}
 			tool = native
 		}
-		return &event.MCP{Server: p.Get("mcp_server_name").Str, Tool: tool}
+		// preToolUse's "MCP:<tool>" does not say which server: the name
+		// becomes mcp____<tool>, which an mcp__<server>__ matcher does
+		// not claim.
+		return &event.MCP{Server: server, Tool: tool}
 	},
 	Keep: map[string]string{
-		"status":              "status",
-		"loop_count":          "loop_count",
-		"reason":              "reason",
-		"failure_type":        "failure_type",
-		"is_interrupt":        "is_interrupt",
-		"composer_mode":       "composer_mode",
-		"is_background_agent": "is_background_agent",
-		"subagent_type":       "agent_type",
-		"subagent_id":         "agent_id",
-		"task":                "task",
-		"text":                "text",
-		"attachments":         "attachments",
-		"duration_ms":         "duration_ms",
-		"final_status":        "final_status",
+		"status":                 "status",
+		"loop_count":             "loop_count",
+		"reason":                 "reason",
+		"trigger":                "trigger",
+		"failure_type":           "failure_type",
+		"is_interrupt":           "is_interrupt",
+		"composer_mode":          "composer_mode",
+		"is_background_agent":    "is_background_agent",
+		"subagent_type":          "agent_type",
+		"subagent_id":            "agent_id",
+		"parent_conversation_id": "parent_session_id",
+		"agent_transcript_path":  "agent_transcript_path",
+		"summary":                "last_assistant_message",
+		"task":                   "task",
+		"text":                   "text",
+		"attachments":            "attachments",
+		"duration":               "duration_ms",
+		"duration_ms":            "duration_ms",
+		"final_status":           "final_status",
+		"generation_id":          "turn_id",
 	},
 	Adjust:        adjustCursor,
 	Encode:        encodeCursor,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
+}
+
+// Events only Cursor sends under these names (Kiro also uses preToolUse,
+// postToolUse and stop).
+var cursorOnlyEvents = []string{
+	"beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution",
+	"beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "afterAgentResponse",
+	"afterAgentThought", "beforeTabFileRead", "afterTabFileEdit", "postToolUseFailure",
+	"subagentStart", "subagentStop", "workspaceOpen",
 }
 
 // adjustCursor gives split events the tool they are about, and finds a
@@ -148,16 +195,31 @@ func adjustCursor(p Payload, spec *Spec, ev *event.Event) {
 			ev.Tool.Output = []byte(o.Raw)
 		}
 	case "beforeReadFile":
+		// content (the whole file) stays in the raw payload only.
 		ev.Tool = &event.Tool{Name: event.ToolFileRead, Native: "Read", Input: obj("file_path", "file_path"),
 			FilePath: p.Get("file_path").Str}
 	case "afterFileEdit":
 		ev.Tool = &event.Tool{Name: event.ToolFileEdit, Native: "Write", Input: obj("file_path", "file_path", "edits", "edits"),
 			FilePath: p.Get("file_path").Str}
-	case "afterMCPExecution":
-		if ev.Tool != nil {
-			if r := p.Get("result_json"); r.Exists() {
-				ev.Tool.Output = []byte(r.Raw)
-			}
+	case "beforeMCPExecution", "afterMCPExecution":
+		// Always an MCP tool, also when the server name is missing (the
+		// docs tell policies to treat that as suspect).
+		if ev.Tool != nil && ev.Tool.MCP == nil {
+			ev.Tool.MCP = &event.MCP{Server: p.Get("mcp_server_name").Str, Tool: strings.TrimPrefix(ev.Tool.Native, "MCP:")}
+			ev.Tool.Name = event.MCPName(ev.Tool.MCP.Server, ev.Tool.MCP.Tool)
+		}
+		if r := p.Get("result_json"); r.Exists() && ev.Tool != nil {
+			ev.Tool.Output = decodedJSON(r)
+		}
+	case "postToolUse":
+		// tool_output is the result JSON-encoded as a string
+		// ({"output":…,"exitCode":0} for Shell): handlers get the value.
+		if ev.Tool != nil && ev.Tool.Output != nil {
+			ev.Tool.Output = decodedJSON(p.Get("tool_output"))
+		}
+	case "sessionEnd":
+		if e := p.Get("error_message"); e.Exists() {
+			ev.Set("error_message", []byte(e.Raw))
 		}
 	}
 	if spec.Native == "postToolUseFailure" && ev.Tool != nil && ev.Tool.Error == nil {
@@ -165,6 +227,19 @@ func adjustCursor(p Payload, spec *Spec, ev *event.Event) {
 	}
 }
 
+// decodedJSON returns a string that holds a JSON object or array as that
+// value, and anything else as it was sent.
+func decodedJSON(r gjson.Result) []byte {
+	if r.Type == gjson.String {
+		if s := strings.TrimSpace(r.Str); (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && gjson.Valid(s) {
+			return []byte(s)
+		}
+	}
+	return []byte(r.Raw)
+}
+
+// encodeCursor writes a verdict, already fitted to the event. Every answer
+// is one JSON object, {} for no opinion.
 func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 	o := &wire.Object{}
 	if spec == nil {
@@ -182,37 +257,34 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 			perm = "allow"
 		case decision.None:
 			if v.UpdatedInput != nil {
+				// updated_input is applied with an allow: a rewrite is an
+				// approval of the rewritten call.
 				perm = "allow"
 			}
 		}
 		if perm != "" {
 			o.Str("permission", perm)
 		}
-		msg := v.Reason
-		if v.SystemMessage != "" {
-			msg = joinNonEmpty("\n", msg, v.SystemMessage)
-		}
-		if msg != "" && perm != "" {
-			o.Str("user_message", msg)
-		}
-		if v.Reason != "" && (perm == "deny" || perm == "ask") && spec.Native != "beforeReadFile" && spec.Native != "subagentStart" {
-			o.Str("agent_message", v.Reason)
+		if v.Reason != "" && (perm == "deny" || perm == "ask") {
+			o.Str("user_message", v.Reason)
+			// beforeReadFile and subagentStart have no agent_message.
+			if spec.Native != "beforeReadFile" && spec.Native != "subagentStart" {
+				o.Str("agent_message", v.Reason)
+			}
 		}
 		if v.UpdatedInput != nil && perm == "allow" {
 			o.Raw("updated_input", v.UpdatedInput)
 		}
 	case "beforeSubmitPrompt":
-		switch v.Decision {
-		case decision.Deny:
+		if v.Decision == decision.Deny {
 			o.Bool("continue", false)
 			if v.Reason != "" {
 				o.Str("user_message", v.Reason)
 			}
-		case decision.Allow:
-			o.Bool("continue", true)
 		}
 	case "stop", "subagentStop":
-		if v.Decision == decision.Deny && v.Reason != "" {
+		// deny here means "do not stop yet"; continue:false wins over it.
+		if v.Decision == decision.Deny && v.Reason != "" && !v.Stop {
 			o.Str("followup_message", v.Reason)
 		}
 	}
@@ -220,14 +292,4 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 		o.Str("additional_context", v.Context)
 	}
 	return JSON(o)
-}
-
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
 }

@@ -10,26 +10,51 @@ import (
 
 // Gemini CLI.
 //
-// Sources: google-gemini/gemini-cli docs/hooks/reference.md and
-// packages/core/src/hooks/{hookRunner,hookAggregator,types}.ts, and what
-// Gemini CLI 0.61.0 did when run here (shared/reference/real-clients.md):
-//   - hookRunner reads stdout (else stderr) as JSON whatever the exit code,
-//     and turns non-JSON text with any exit code >= 2 into a denial: a shim
-//     that exits 126/127 blocks every tool, so hookshim answers exit 0 only;
-//   - deny is the top-level decision "deny" with reason;
-//   - context given on BeforeTool never reaches the model (measured), so
-//     it is not offered there;
-//   - "ask" on BeforeTool hangs a headless run waiting for a confirmation
-//     that never comes (measured), so ask degrades;
-//   - rewrites are hookSpecificOutput.tool_input, merged over the arguments;
-//   - text on stderr of a successful hook with empty stdout is shown to the
-//     user as "Hook system message", never to the model.
+// Verified against Gemini CLI 0.61.0 (npm @google/gemini-cli, bundle read
+// and run here headless against a mock model, 2026-11-22) and
+// google-gemini/gemini-cli @5411f113 (docs/hooks/reference.md,
+// packages/core/src/hooks/{types,hookRunner,hookAggregator,hookEventHandler}.ts,
+// core/coreToolHookTriggers.ts, scheduler/{hook-utils,scheduler}.ts,
+// core/client.ts). Where the docs and the code disagree, the code is
+// followed:
+//   - hookRunner parses stdout (else stderr) as JSON whatever the exit
+//     code; non-JSON text with exit 0 becomes a systemMessage shown to the
+//     user, with exit 1 a warning, and with any other code (2, 126, 127...)
+//     a denial. The docs say "other codes: warning"; the code blocks. A
+//     shim that dies with 127 would block every tool, so hookshim answers
+//     with exit 0 only and says everything in JSON;
+//   - a denial is the top-level "decision": "deny" with "reason"
+//     (isBlockingDecision accepts deny and block);
+//   - BeforeTool is answered in scheduler/hook-utils.ts
+//     evaluateBeforeToolHook: deny, continue:false and
+//     hookSpecificOutput.tool_input are read, additionalContext is not (the
+//     0.61.0 run confirmed it never reaches the model), "allow" does not
+//     skip the policy engine, and "ask" forces a confirmation that a
+//     headless run never gets: the tool never runs and the turn never
+//     finishes (measured). So context, allow and ask are not offered there;
+//   - hookSpecificOutput.tool_input REPLACES the arguments in 0.61.0
+//     (tool.build(modifiedInput)), though the docs say it is merged over
+//     them: hookshim always sends the whole rewritten input, right both ways;
+//   - additionalContext is read on SessionStart, BeforeAgent and AfterTool
+//     only, '<' and '>' escaped and wrapped in <hook_context>;
+//   - systemMessage of every hook is shown to the user, never the model;
+//     suppressOutput only hides it from the debug log, it does not hide a
+//     tool's output, so it is not offered;
+//   - stderr is read only when stdout is empty; on exit 0 it is shown to
+//     the user as "Hook system message: …" (measured), so hookshim's own
+//     warnings may go there;
+//   - Gemini has no failure event: a failed tool is an AfterTool whose
+//     tool_response carries error {message, type}; a shell command that
+//     exits non-zero is not a failure (its llmContent says the exit code).
 var Gemini = &Provider{
-	ID:   "gemini-cli",
-	Name: "Gemini CLI",
+	ID:      "gemini-cli",
+	Name:    "Gemini CLI",
+	Install: geminiInstall,
 	Signals: []Signal{
 		OneOf("hook_event_name", 8, "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
 			"BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"),
+		// SessionStart, SessionEnd and Notification are Claude names too:
+		// Gemini's carry an ISO timestamp (createBaseInput), Claude's none.
 		When("timestamp is an ISO string on a shared event", 3, func(p Payload) bool {
 			switch hookEventName(p) {
 			case "SessionStart", "SessionEnd", "Notification":
@@ -41,21 +66,36 @@ var Gemini = &Provider{
 			return containsPath(p.Get("transcript_path").Str, "/.gemini/tmp/")
 		}),
 		Has("mcp_context", 3),
+		// Qwen Code (a Gemini CLI fork) sends Claude's event names with an
+		// ISO timestamp and a permission_mode; Gemini never sends the latter.
 		Has("permission_mode", -2),
 		EnvSet("GEMINI_SESSION_ID", 2),
 		EnvSet("GEMINI_CWD", 1),
 	},
 	Events: []Spec{
 		{"BeforeTool", event.BeforeToolExecute, CanDeny | CanRewrite | CanStop | CanMessage},
-		{"AfterTool", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage | CanSuppress},
+		// deny replaces the tool's result with the reason ("Tool result
+		// blocked: ..."); context is appended to the result.
+		{"AfterTool", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
+		// deny discards the prompt; continue:false ends the turn but keeps it.
 		{"BeforeAgent", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
+		// deny rejects the final answer and sends the reason back to the
+		// model as a new prompt (client.ts), with stop_hook_active: true.
 		{"AfterAgent", event.AgentStop, CanDeny | CanStop | CanMessage},
 		{"BeforeModel", event.BeforeModel, CanDeny | CanStop | CanMessage},
+		// Fired for every streamed chunk.
 		{"AfterModel", event.AfterModel, CanDeny | CanStop | CanMessage},
+		// Only hookSpecificOutput.toolConfig is read (docs: no decision,
+		// continue or systemMessage).
 		{"BeforeToolSelection", event.BeforeToolSelection, 0},
+		// Advisory: continue and decision are ignored.
 		{"SessionStart", event.SessionStart, CanContext | CanMessage},
+		// Not awaited; flow control ignored.
 		{"SessionEnd", event.SessionEnd, CanMessage},
+		// notification_type "ToolPermission" only; cannot grant or refuse.
 		{"Notification", event.Notification, CanMessage},
+		// 0.61.0 fires it before every model call (ChatCompressionService
+		// calls it before checking the threshold), trigger "auto".
 		{"PreCompress", event.BeforeCompact, CanMessage},
 	},
 	EventName: hookEventName,
@@ -63,11 +103,13 @@ var Gemini = &Provider{
 		SessionID:  "session_id",
 		Cwd:        "cwd",
 		Transcript: "transcript_path",
+		Model:      "llm_request.model",
 		ToolName:   "tool_name",
 		ToolInput:  "tool_input",
 		ToolOutput: "tool_response",
 		Prompt:     "prompt",
 	},
+	// Built-in tool names of 0.61.0 (tool-names.ts).
 	Tools: map[string]string{
 		"run_shell_command": event.ToolShell,
 		"read_file":         event.ToolFileRead,
@@ -76,34 +118,33 @@ var Gemini = &Provider{
 		"replace":           event.ToolFileEdit,
 		"grep_search":       event.ToolSearch,
 		"glob":              event.ToolFind,
+		// Listing a directory discovers paths as glob does; the vocabulary
+		// has no closer name.
+		"list_directory":    event.ToolFind,
 		"google_web_search": event.ToolWebSearch,
 		"web_fetch":         event.ToolWebFetch,
 		"invoke_agent":      event.ToolAgent,
 	},
 	SplitMCP: geminiMCP,
 	Keep: map[string]string{
-		"source":            "source",
-		"reason":            "reason",
-		"trigger":           "trigger",
-		"message":           "message",
-		"notification_type": "notification_type",
-		"details":           "details",
-		"stop_hook_active":  "stop_hook_active",
-		"prompt_response":   "last_assistant_message",
+		"source":                "source",
+		"reason":                "reason",
+		"trigger":               "trigger",
+		"message":               "message",
+		"notification_type":     "notification_type",
+		"details":               "details",
+		"stop_hook_active":      "stop_hook_active",
+		"prompt_response":       "last_assistant_message",
+		"original_request_name": "original_request_name",
+		"llm_request":           "llm_request",
+		"llm_response":          "llm_response",
 	},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
-		// Gemini has no failure event: a failed tool is an AfterTool whose
-		// tool_response carries an error object.
 		if spec.Native == "AfterTool" && ev.Tool != nil {
-			if e := p.Get("tool_response.error"); e.Exists() && e.Type != 0 && e.Raw != "null" {
+			if e := p.Get("tool_response.error"); e.Exists() && e.Raw != "null" {
 				ev.Name = event.ToolUseFailure
 				ev.Tool.Error = []byte(e.Raw)
 				ev.Tool.Output = nil
-			}
-		}
-		if spec.Native == "AfterAgent" {
-			if pr := p.Get("prompt"); pr.Exists() {
-				ev.Set("prompt", []byte(pr.Raw))
 			}
 		}
 	},
@@ -112,9 +153,11 @@ var Gemini = &Provider{
 	Stderr:        true,
 }
 
-// geminiMCP splits MCP tool names. mcp_context names server and tool
-// exactly; without it, mcp_<server>_<tool> (v0.34.0+) is split at the first
-// underscore after the prefix, which is right unless the server name has one.
+// geminiMCP splits MCP tool names. mcp_context (sent for every MCP call,
+// coreToolHookTriggers.ts extractMcpContext) names server and tool exactly;
+// without it, mcp_<server>_<tool> (v0.34.0+) is split at the first
+// underscore after the prefix, which is right unless the server name has
+// one.
 func geminiMCP(native string, p Payload) *event.MCP {
 	if c := p.Get("mcp_context"); c.IsObject() {
 		server, tool := c.Get("server_name").Str, c.Get("tool_name").Str
@@ -136,43 +179,45 @@ func geminiMCP(native string, p Payload) *event.MCP {
 	return &event.MCP{Server: server, Tool: tool}
 }
 
+// encodeGemini writes a verdict, already fitted to the event. The answer is
+// always exit 0: JSON when there is something to say, nothing otherwise
+// (an empty stdout is "allow" with no message).
 func encodeGemini(spec *Spec, v *decision.Verdict) Answer {
 	if spec == nil {
 		return Answer{}
 	}
 	top := &wire.Object{}
-	hso := &wire.Object{}
-	switch v.Decision {
-	case decision.Deny:
+	switch {
+	case v.Decision == decision.Deny:
 		top.Str("decision", "deny")
 		if v.Reason != "" {
 			top.Str("reason", v.Reason)
 		}
-	case decision.Allow, decision.None:
-		if v.UpdatedInput != nil {
-			top.Str("decision", "allow")
-		}
-	}
-	if v.UpdatedInput != nil && v.Decision != decision.Deny {
-		hso.Raw("tool_input", v.UpdatedInput)
-	}
-	if v.Context != "" {
-		hso.Str("hookEventName", spec.Native)
-		hso.Str("additionalContext", v.Context)
+	case v.UpdatedInput != nil:
+		// Not needed for the rewrite to apply, but says what it is.
+		top.Str("decision", "allow")
 	}
 	if v.Stop {
 		top.Bool("continue", false)
+		// getEffectiveReason prefers stopReason over reason.
 		if v.StopReason != "" {
 			top.Str("stopReason", v.StopReason)
 		}
 	}
-	if v.SuppressOutput {
-		top.Bool("suppressOutput", true)
-	}
 	if v.SystemMessage != "" {
 		top.Str("systemMessage", v.SystemMessage)
 	}
-	if hso.Len() > 0 {
+	rewrite := v.UpdatedInput != nil && v.Decision != decision.Deny
+	if rewrite || v.Context != "" {
+		// hookEventName is optional for Gemini (hookSpecificOutput is read
+		// as a free-form record), but the documented output types carry it.
+		hso := (&wire.Object{}).Str("hookEventName", spec.Native)
+		if rewrite {
+			hso.Raw("tool_input", v.UpdatedInput)
+		}
+		if v.Context != "" {
+			hso.Str("additionalContext", v.Context)
+		}
 		top.Obj("hookSpecificOutput", hso)
 	}
 	return JSONOrEmpty(top)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/run"
 )
@@ -88,6 +89,12 @@ func Degrade(spec *provider.Spec, o decision.Output, strategies map[string]strin
 			o.Reason = "blocked by " + o.Handler
 		}
 	}
+	if o.Decision == decision.Ask && !can.Has(provider.CanAsk) && continues(spec) {
+		// On a stop event a denial means "keep going": turning an ask into
+		// one would force the agent on, the opposite of asking.
+		o.Decision = decision.None
+		notes = append(notes, o.Handler+": ask has no meaning when the agent stops; treated as no opinion")
+	}
 	if o.Decision == decision.Ask && !can.Has(provider.CanAsk) {
 		switch strategy(Ask) {
 		case "exclude":
@@ -145,7 +152,7 @@ func Finish(spec *provider.Spec, v *decision.Verdict) {
 	}
 	if v.Stop && !can.Has(provider.CanStop) {
 		v.Stop = false
-		if can.Has(provider.CanDeny) && v.Decision != decision.Deny {
+		if can.Has(provider.CanDeny) && v.Decision != decision.Deny && !continues(spec) {
 			v.Decision = decision.Deny
 			v.Reason = firstNonEmpty(v.StopReason, "stopped by policy")
 			v.Notes = append(v.Notes, "continue:false cannot stop the agent here; the action is denied instead")
@@ -182,6 +189,12 @@ func Finish(spec *provider.Spec, v *decision.Verdict) {
 	if v.UpdatedInput != nil && !can.Has(provider.CanRewrite) {
 		v.UpdatedInput = nil
 	}
+}
+
+// continues reports whether a denial on this event makes the agent go on
+// (a stop hook that "blocks" the stop) rather than stop something.
+func continues(spec *provider.Spec) bool {
+	return spec != nil && (spec.Canonical == event.AgentStop || spec.Canonical == event.SubagentStop)
 }
 
 // Encode writes the verdict in the provider's dialect.
