@@ -1,24 +1,59 @@
 package provider
 
-import "github.com/hookshim/hookshim/internal/event"
+import (
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
+)
 
 // Claude Code.
 //
-// Sources: https://code.claude.com/docs/en/hooks (v2.1.239) and what Claude
-// Code 2.1.330 did when run here (shared/reference/real-clients.md):
-//   - answers are exit 0 + JSON; hookshim never uses exit 2 here, because
-//     JSON carries the reason and exit 2 would put hookshim's command line in
-//     the model's view;
+// Verified against Claude Code 2.1.330 (the npm release run here, see
+// shared/reference/real-clients.md; its bundled hook input and output
+// schemas were read from the release binary), the hooks reference
+// https://code.claude.com/docs/en/hooks as published for v2.1.240 and the
+// CHANGELOG up to 2.1.240. Where they differ the 2.1.330 release wins.
+//
+//   - 33 events. 2.1.330 adds PreModelSwitch and PostModelSwitch, which the
+//     v2.1.240 docs do not list yet; hookshim has no canonical event for
+//     them, nor for Setup, UserPromptExpansion, MessageDisplay,
+//     PostToolBatch, DirectoryAdded, WorktreeCreate and WorktreeRemove, so no
+//     handler listens there and hookshim answers "no opinion".
+//   - Answers are exit 0 + JSON. Claude reads JSON on every exit code, but
+//     exit 2 blocks regardless of the JSON and puts the hook's command line
+//     in the model's view (measured), so hookshim uses exit 2 only where
+//     JSON cannot block: TaskCompleted and TeammateIdle ("Exit code 2 ...
+//     fed back to the model", hooks reference, decision control table).
 //   - permissionDecision belongs inside hookSpecificOutput, whose
-//     hookEventName must equal the event (anthropics/claude-code#4669);
-//   - "ask" in -p mode is answered as a denial with the reason to the model;
-//   - plain stdout becomes context only on SessionStart and
-//     UserPromptSubmit, so hookshim always answers JSON.
+//     hookEventName must equal the event (anthropics/claude-code#4669;
+//     2.1.330 validates hookSpecificOutput against a per-event union).
+//   - PreToolUse "ask" is honoured: a prompt interactively, a denial with
+//     the reason to the model in -p (measured on 2.1.330).
+//   - additionalContext reaches the model on SessionStart, Setup,
+//     SubagentStart, UserPromptSubmit, UserPromptExpansion, PreToolUse,
+//     PostToolUse, PostToolUseFailure and PostToolBatch (measured on
+//     SessionStart, UserPromptSubmit, PreToolUse and PostToolUse; the rest
+//     from the docs' "Add context for Claude"). On Stop and SubagentStop it
+//     makes the agent go on ("non-error feedback that continues the
+//     conversation"), so context there is not offered: an agent_stop
+//     handler's context must not keep the agent running.
+//   - suppressOutput "has no effect" (hooks reference, v2.1.239+), so it is
+//     never claimed; systemMessage and continue are discarded on
+//     Notification, InstructionsLoaded, ConfigChange, PreCompact,
+//     PostCompact, WorktreeRemove, SessionEnd, Elicitation(Result),
+//     MessageDisplay and StopFailure (each event's section).
+//   - Plain stdout becomes context only on SessionStart, UserPromptSubmit
+//     and UserPromptExpansion, so hookshim always answers JSON.
+//   - WorktreeCreate replaces git's worktree creation: the hook must create
+//     it and print its path, and any other answer fails the creation.
+//     hookshim cannot take part; install never registers it.
 var Claude = &Provider{
-	ID:   "claude-code",
-	Name: "Claude Code",
+	ID:      "claude-code",
+	Name:    "Claude Code",
+	Install: claudeInstall,
 	Signals: []Signal{
+		// Tool call ids are Anthropic API ids, toolu_01…
 		Prefixed("tool_use_id", "toolu_", 5),
+		// prompt_id since v2.1.196; effort on tool-context events.
 		Has("prompt_id", 2),
 		Has("effort", 3),
 		When(`transcript_path is under "/.claude/projects/"`, 5, func(p Payload) bool {
@@ -27,45 +62,74 @@ var Claude = &Provider{
 		OneOf("hook_event_name", 4, claudeOnlyEvents...),
 		OneOf("hook_event_name", 1, claudeFamilyEvents...),
 		OneOf("permission_mode", 1, "default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"),
+		// What Claude Code never sends: a timestamp (Gemini CLI, Qwen Code),
+		// turn_id outside MessageDisplay and a transcript path that is null or
+		// under ~/.codex (Codex), a version-7 session id (Codex thread ids;
+		// Claude's are random version-4 UUIDs).
 		Has("timestamp", -3),
 		Has("turn_id", -2),
+		When(`transcript_path is null or under "/.codex/"`, -4, func(p Payload) bool {
+			t := p.Get("transcript_path")
+			return t.Exists() && t.Type == gjson.Null || containsPath(t.Str, "/.codex/")
+		}),
+		When("session_id is a version-7 UUID", -2, func(p Payload) bool {
+			return uuidVersion(p.Get("session_id").Str) == '7'
+		}),
 		EnvIs("CLAUDECODE", "1", 2),
 		EnvSet("CLAUDE_CODE_SESSION_ID", 1),
 	},
 	Events: []Spec{
-		{"SessionStart", event.SessionStart, CanContext | CanMessage | CanStop},
-		{"Setup", "", CanContext},
+		{"SessionStart", event.SessionStart, CanContext | CanStop | CanMessage},
+		// Setup fires only for --init, --init-only and --maintenance.
+		{"Setup", "", CanContext | CanMessage},
 		{"InstructionsLoaded", event.InstructionsLoaded, 0},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
-		{"UserPromptExpansion", "", CanDeny | CanContext},
+		{"UserPromptExpansion", "", CanDeny | CanContext | CanStop | CanMessage},
 		{"MessageDisplay", "", 0},
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
-		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAllow | CanRewrite | CanMessage},
+		// PermissionRequest: no decision lets the permission dialog show (and
+		// a headless session deny), which is what "ask" means here.
+		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAsk | CanAllow | CanRewrite | CanMessage},
+		// PermissionDenied fires in auto mode only; its one output,
+		// retry:true, is not a canonical decision.
 		{"PermissionDenied", event.PermissionDenied, 0},
-		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage | CanSuppress},
+		// decision "block" adds the reason next to the tool result.
+		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
 		{"PostToolUseFailure", event.ToolUseFailure, CanContext | CanStop | CanMessage},
-		{"PostToolBatch", "", CanDeny | CanContext | CanStop},
+		{"PostToolBatch", "", CanDeny | CanContext | CanStop | CanMessage},
 		{"Notification", event.Notification, 0},
-		{"SubagentStart", event.SubagentStart, CanContext},
+		{"SubagentStart", event.SubagentStart, CanContext | CanMessage},
 		{"SubagentStop", event.SubagentStop, CanDeny | CanStop | CanMessage},
-		{"TaskCreated", event.TaskCreated, CanDeny | CanStop},
-		{"TaskCompleted", event.TaskCompleted, CanStop},
-		{"TeammateIdle", event.TeammateIdle, CanStop},
+		// TaskCreated ignores continue:false.
+		{"TaskCreated", event.TaskCreated, CanDeny | CanMessage},
+		// TaskCompleted and TeammateIdle block through exit 2 only.
+		{"TaskCompleted", event.TaskCompleted, CanDeny | CanStop | CanMessage},
+		{"TeammateIdle", event.TeammateIdle, CanDeny | CanStop | CanMessage},
 		{"Stop", event.AgentStop, CanDeny | CanStop | CanMessage},
 		{"StopFailure", event.ErrorOccurred, 0},
-		{"ConfigChange", event.ConfigChange, CanDeny | CanMessage},
-		{"CwdChanged", event.CwdChanged, 0},
+		// A blocked change is silent: the reason is never shown.
+		{"ConfigChange", event.ConfigChange, CanDeny},
+		// systemMessage shows as a terminal notification.
+		{"CwdChanged", event.CwdChanged, CanMessage},
 		{"DirectoryAdded", "", 0},
-		{"FileChanged", event.FileChanged, 0},
+		{"FileChanged", event.FileChanged, CanMessage},
+		{"WorktreeCreate", "", 0},
 		{"WorktreeRemove", "", 0},
 		{"PreCompact", event.BeforeCompact, CanDeny},
 		{"PostCompact", event.AfterCompact, 0},
-		{"Elicitation", event.Elicitation, 0},
-		{"ElicitationResult", event.ElicitationResult, 0},
+		// decision "block" declines the elicitation (2.1.330 turns it into
+		// a blocking error, as exit 2 does).
+		{"Elicitation", event.Elicitation, CanDeny},
+		{"ElicitationResult", event.ElicitationResult, CanDeny},
 		{"SessionEnd", event.SessionEnd, 0},
+		{"PreModelSwitch", "", 0},
+		{"PostModelSwitch", "", 0},
 	},
 	EventName: hookEventName,
 	Fields:    claudeFields,
+	// Tool names from the hooks reference and the 2.1.330 tool schemas
+	// (sdk-tools.d.ts). Task is Agent's old name, MultiEdit an old tool
+	// that older versions still send.
 	Tools: map[string]string{
 		"Bash":         event.ToolShell,
 		"PowerShell":   event.ToolShell,
@@ -83,21 +147,29 @@ var Claude = &Provider{
 	},
 	SplitMCP:      splitDoubleUnderscore,
 	Keep:          claudeKeep,
-	Encode:        claudeStyle{explicitAllow: true}.encode,
+	Adjust:        adjustClaudeDialect,
+	Encode:        claudeStyle{explicitAllow: true, exitBlock: claudeExitBlock}.encode,
 	ProjectDirEnv: []string{"CLAUDE_PROJECT_DIR"},
 }
 
-// Events only Claude Code sends (others reuse its common names).
+// claudeExitBlock are the events on which only exit 2 blocks: the hooks
+// reference gives TaskCompleted and TeammateIdle "exit code or continue:
+// false" and no JSON decision.
+var claudeExitBlock = map[string]bool{"TaskCompleted": true, "TeammateIdle": true}
+
+// Events only Claude Code sends (others reuse its common names). Codex
+// also sends PostCompact, and its source has StopFailure: those two are
+// family events.
 var claudeOnlyEvents = []string{
 	"Setup", "InstructionsLoaded", "UserPromptExpansion", "MessageDisplay", "PermissionDenied",
-	"PostToolBatch", "TaskCreated", "TaskCompleted", "TeammateIdle", "StopFailure", "ConfigChange",
-	"CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove", "PostCompact",
-	"Elicitation", "ElicitationResult",
+	"PostToolBatch", "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange",
+	"CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
+	"Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch",
 }
 
 // Event names of the Claude dialect that several tools share.
 var claudeFamilyEvents = []string{
 	"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 	"PostToolUseFailure", "PermissionRequest", "Notification", "SubagentStart", "SubagentStop",
-	"Stop", "PreCompact",
+	"Stop", "StopFailure", "PreCompact", "PostCompact",
 }

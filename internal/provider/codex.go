@@ -1,29 +1,57 @@
 package provider
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
 // OpenAI Codex CLI.
 //
-// Sources: https://developers.openai.com/codex/hooks, openai/codex
-// codex-rs/hooks/src/{schema.rs,engine/output_parser.rs,events/*.rs}, and
-// what Codex 0.169.0 did when run here (shared/reference/real-clients.md):
-//   - output is validated against a strict per-event schema; an unknown
-//     field, an explicit "allow" without updatedInput, or "ask" make the
-//     hook "Failed" and the call goes ahead. hookshim therefore emits the
-//     minimal exact shape, never an allow on its own, and degrades ask;
-//   - PreToolUse rejects continue:false, stopReason and suppressOutput;
+// Verified against Codex 0.169.0 (the npm release run here, see
+// shared/reference/real-clients.md; the hook input and output schemas it
+// embeds, schema/generated/*.command.{input,output}.schema.json, and its
+// output parser's rejection messages were read from the release binary),
+// https://developers.openai.com/codex/hooks, and openai/codex
+// codex-rs/hooks/src/{schema.rs,engine/output_parser.rs,events/*.rs}:
+//   - 12 events: SessionStart, SessionEnd, SubagentStart, SubagentStop,
+//     UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+//     PreCompact, PostCompact, Stop, Interrupt. SessionEnd has an input
+//     schema and no output schema (its reason is always "other");
+//     StopFailure exists in later source (events/stop_failure.rs) but not
+//     in 0.169.0, and is kept observe-only for the versions that send it;
+//   - every payload carries model and, except SessionStart and SessionEnd,
+//     turn_id; transcript_path is a string or null; session ids are
+//     version-7 UUIDs (ThreadId::new uses Uuid::now_v7);
+//   - output is parsed into per-event structs that deny unknown fields; an
+//     unknown field, an explicit "allow" without updatedInput, "ask",
+//     continue:false / stopReason / suppressOutput on PreToolUse and
+//     PermissionRequest, updatedInput / updatedPermissions / interrupt on
+//     PermissionRequest, or suppressOutput:true on PostToolUse make the hook
+//     "Failed" and the call goes ahead (0.169.0 parser messages; ask and
+//     the rest measured). hookshim therefore emits the minimal exact shape,
+//     never an allow on its own, and degrades ask;
 //   - exit 2 needs non-empty stderr and ignores stdout: hookshim uses JSON;
-//   - every shell tool reaches hooks as "Bash" with {command}; edits are
-//     "apply_patch" whose command is the whole patch text;
-//   - tool_response is a JSON string; there is no failure event.
+//   - every shell tool reaches hooks as "Bash" with {command} (the model's
+//     exec_command {cmd} is translated, measured); edits are "apply_patch"
+//     whose command is the whole patch text; MCP tools are
+//     mcp__<server>__<tool>;
+//   - tool_response is the model-facing output as a JSON string (no exit
+//     code); PostToolUse also fires for a command that failed, and there is
+//     no failure event;
+//   - additionalContext reaches the model on SessionStart, SubagentStart,
+//     UserPromptSubmit, PreToolUse and PostToolUse (measured for all but
+//     SubagentStart); Stop and SubagentStop have no hookSpecificOutput;
+//   - a PermissionRequest hook that does not decide lets the normal
+//     approval flow go on (events/permission_request.rs), which is "ask";
+//   - Interrupt accepts only systemMessage.
 var Codex = &Provider{
-	ID:   "codex",
-	Name: "Codex",
+	ID:      "codex",
+	Name:    "Codex",
+	Install: codexInstall,
 	Signals: []Signal{
 		When("turn_id on a tool, prompt or stop event", 4, func(p Payload) bool {
 			return p.Get("turn_id").Exists() && hookEventName(p) != "MessageDisplay"
@@ -33,24 +61,49 @@ var Codex = &Provider{
 			return p.Get("model").Type == gjson.String && n != "" && n != "SessionStart" && !p.Get("cursor_version").Exists()
 		}),
 		Is("tool_name", "apply_patch", 5),
+		// Tool call ids are OpenAI call ids, call_…
 		Prefixed("tool_use_id", "call_", 4),
-		When("transcript_path is null", 3, func(p Payload) bool { return p.Get("transcript_path").Raw == "null" }),
+		When("transcript_path is null", 3, func(p Payload) bool {
+			t := p.Get("transcript_path")
+			return t.Exists() && t.Type == gjson.Null
+		}),
 		When(`transcript_path is under "/.codex/sessions/"`, 5, func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.codex/sessions/")
 		}),
+		When("session_id is a version-7 UUID", 3, func(p Payload) bool {
+			return uuidVersion(p.Get("session_id").Str) == '7'
+		}),
 		Is("hook_event_name", "Interrupt", 5),
+		// What Codex never sends: a timestamp, Claude Code's ids and paths,
+		// a random (version-4) session id.
 		Has("timestamp", -3),
+		Prefixed("tool_use_id", "toolu_", -4),
+		Has("prompt_id", -3),
+		When(`transcript_path is under "/.claude/"`, -4, func(p Payload) bool {
+			return containsPath(p.Get("transcript_path").Str, "/.claude/")
+		}),
+		When("session_id is a version-4 UUID", -2, func(p Payload) bool {
+			return uuidVersion(p.Get("session_id").Str) == '4'
+		}),
 		EnvSet("CODEX_HOME", 1),
 	},
 	Events: []Spec{
+		// SessionStart honours continue:false; SubagentStart ignores it
+		// (events/session_start.rs).
 		{"SessionStart", event.SessionStart, CanContext | CanStop | CanMessage},
+		{"SessionEnd", event.SessionEnd, 0},
 		{"SubagentStart", event.SubagentStart, CanContext | CanMessage},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanContext | CanRewrite | CanMessage},
-		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAllow | CanMessage},
+		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAsk | CanAllow | CanMessage},
+		// decision "block" replaces the tool result with the reason;
+		// continue:false stops ("PostToolUse hook stopped execution").
 		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
+		// Compact events take the common fields only; continue:false stops
+		// (events/compact.rs).
 		{"PreCompact", event.BeforeCompact, CanStop | CanMessage},
-		{"PostCompact", event.AfterCompact, CanMessage},
+		{"PostCompact", event.AfterCompact, CanStop | CanMessage},
+		// decision "block" with a reason makes the reason the next prompt.
 		{"SubagentStop", event.SubagentStop, CanDeny | CanStop | CanMessage},
 		{"Stop", event.AgentStop, CanDeny | CanStop | CanMessage},
 		{"StopFailure", event.ErrorOccurred, 0},
@@ -65,8 +118,21 @@ var Codex = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Keep:     claudeKeep,
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
-		if ev.Tool != nil && ev.Tool.Native == "apply_patch" && ev.Tool.FilePath == "" {
-			ev.Tool.FilePath = patchPath(p.Get("tool_input.command").Str)
+		adjustClaudeDialect(p, spec, ev)
+		if ev.Tool != nil && ev.Tool.Native == "apply_patch" {
+			// One patch may touch several files: file_path is the first,
+			// file_paths all of them, so that a path policy sees each.
+			paths := patchPaths(p.Get("tool_input.command").Str)
+			if len(paths) > 0 {
+				if ev.Tool.FilePath == "" {
+					ev.Tool.FilePath = paths[0]
+				}
+				list := make([][]byte, len(paths))
+				for i, path := range paths {
+					list[i] = wire.Quote(path)
+				}
+				ev.Set("file_paths", append(append([]byte("["), bytes.Join(list, []byte(","))...), ']'))
+			}
 		}
 		if t := p.Get("turn_id"); t.Exists() {
 			ev.Set("turn_id", []byte(t.Raw))
@@ -75,16 +141,30 @@ var Codex = &Provider{
 	Encode: claudeStyle{explicitAllow: false}.encode,
 }
 
-// patchPath returns the first file an apply_patch text touches, so that
-// path policies see edits made through patches.
-func patchPath(patch string) string {
+// patchPaths returns the files an apply_patch text touches, in order and
+// once each: the targets of Add, Update and Delete, and the new name of a
+// move (codex-rs/apply-patch's grammar).
+func patchPaths(patch string) []string {
+	var paths []string
+	seen := map[string]bool{}
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimSpace(line)
-		for _, marker := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+		for _, marker := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: "} {
 			if rest, ok := strings.CutPrefix(line, marker); ok {
-				return strings.TrimSpace(rest)
+				if path := strings.TrimSpace(rest); path != "" && !seen[path] {
+					seen[path] = true
+					paths = append(paths, path)
+				}
 			}
 		}
+	}
+	return paths
+}
+
+// patchPath returns the first file an apply_patch text touches, or "".
+func patchPath(patch string) string {
+	if paths := patchPaths(patch); len(paths) > 0 {
+		return paths[0]
 	}
 	return ""
 }

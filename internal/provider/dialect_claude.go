@@ -59,6 +59,60 @@ var claudeKeep = map[string]string{
 	"teammate_name":          "teammate_name",
 	"team_name":              "team_name",
 	"mcp_server_name":        "mcp_server_name",
+	// Claude Code 2.1.330 (hooks reference v2.1.240): prompt_id and effort
+	// on most events, session_title on SessionStart, background work on
+	// Stop/SubagentStop, InstructionsLoaded's rule paths, and the MCP
+	// elicitation fields.
+	"prompt_id":         "prompt_id",
+	"effort":            "effort",
+	"session_title":     "session_title",
+	"background_tasks":  "background_tasks",
+	"session_crons":     "session_crons",
+	"globs":             "globs",
+	"trigger_file_path": "trigger_file_path",
+	"parent_file_path":  "parent_file_path",
+	"mode":              "mode",
+	"url":               "url",
+	"elicitation_id":    "elicitation_id",
+	"requested_schema":  "requested_schema",
+	"action":            "action",
+	"content":           "content",
+}
+
+// adjustClaudeDialect finishes normalization for the Claude dialect's
+// per-event fields that cannot be kept under their own name: StopFailure's
+// error (tool failures use "error" for the tool's error) and FileChanged's
+// event (the canonical data's "event" is the event name).
+func adjustClaudeDialect(p Payload, spec *Spec, ev *event.Event) {
+	switch spec.Native {
+	case "StopFailure":
+		if e := p.Get("error"); e.Exists() {
+			ev.Set("error", []byte(e.Raw))
+		}
+	case "FileChanged":
+		if e := p.Get("event"); e.Exists() {
+			ev.Set("file_event", []byte(e.Raw))
+		}
+	}
+}
+
+// uuidVersion returns the version digit of a canonical UUID string, or 0.
+// Codex thread ids are version 7 (time-ordered), Claude Code's session ids
+// version 4 (random).
+func uuidVersion(s string) byte {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return 0
+	}
+	for i := 0; i < 36; i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			continue
+		}
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return 0
+		}
+	}
+	return s[14]
 }
 
 // splitDoubleUnderscore splits mcp__<server>__<tool>.
@@ -82,6 +136,12 @@ type claudeStyle struct {
 	// explicitAllow: permissionDecision "allow" may be sent without a
 	// rewrite (Codex rejects it).
 	explicitAllow bool
+
+	// exitBlock lists native events whose denial only exit 2 expresses
+	// (Claude Code's TaskCompleted and TeammateIdle). The answer then
+	// exits 2 with the reason on stderr, and its JSON carries the same
+	// decision "block" and reason for versions that read it.
+	exitBlock map[string]bool
 }
 
 // encode writes a verdict in the Claude dialect. The verdict is already
@@ -94,6 +154,7 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 	hso := &wire.Object{}
 	hso.Str("hookEventName", spec.Native)
 	specific := false
+	msg := v.SystemMessage
 
 	switch spec.Canonical {
 	case event.BeforeToolExecute:
@@ -128,8 +189,18 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 	case event.PermissionRequest:
 		d := &wire.Object{}
 		switch v.Decision {
-		case decision.Allow:
-			d.Str("behavior", "allow")
+		case decision.Allow, decision.None:
+			// A rewrite is an approval of the rewritten input, as on
+			// PreToolUse: updatedInput exists only inside behavior "allow"
+			// (hooks reference v2.1.240, PermissionRequest decision control;
+			// the tool re-checks the new input against its deny and ask
+			// rules). No decision object at all lets the permission dialog
+			// show (Codex: "decline to decide and let the normal approval
+			// flow continue", events/permission_request.rs), which is how an
+			// "ask" is answered here.
+			if v.Decision == decision.Allow || v.UpdatedInput != nil {
+				d.Str("behavior", "allow")
+			}
 			if v.UpdatedInput != nil {
 				d.Raw("updatedInput", v.UpdatedInput)
 			}
@@ -137,6 +208,11 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 			d.Str("behavior", "deny")
 			if v.Reason != "" {
 				d.Str("message", v.Reason)
+			}
+		case decision.Ask:
+			// The dialog shows; the reason goes to the user beside it.
+			if v.Reason != "" && spec.Can.Has(CanMessage) {
+				msg = claudeJoin(msg, v.Reason)
 			}
 		}
 		if d.Len() > 0 {
@@ -164,11 +240,31 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 	if v.SuppressOutput {
 		top.Bool("suppressOutput", true)
 	}
-	if v.SystemMessage != "" {
-		top.Str("systemMessage", v.SystemMessage)
+	if msg != "" {
+		top.Str("systemMessage", msg)
 	}
 	if specific {
 		top.Obj("hookSpecificOutput", hso)
 	}
-	return JSONOrEmpty(top)
+	ans := JSONOrEmpty(top)
+	if v.Decision == decision.Deny && cs.exitBlock[spec.Native] {
+		reason := v.Reason
+		if reason == "" {
+			reason = "blocked by policy"
+		}
+		ans.Exit = 2
+		ans.Stderr = reason + "\n"
+	}
+	return ans
+}
+
+// claudeJoin joins two messages with a newline, skipping empty ones.
+func claudeJoin(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
 }
