@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz
+.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -25,6 +25,7 @@ lint: ## gofmt and go vet
 update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md after an intended change
 	$(GO) test . -run TestPayloadGoldens -update
 	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
+	$(GO) test ./internal/install -run TestInstallGoldens -update
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDetectNormalize$$' -fuzztime $(FUZZTIME)
@@ -33,6 +34,12 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 
 simulate: build ## run the embedded demo
 	./$(BIN) simulate
+
+e2e: ## run hookshim inside the real clients of e2e/versions.json (npm installs into .e2e/; HOOKSHIM_E2E_CLIENTS=a,b to choose)
+	sh e2e/run.sh
+
+e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
+	sh e2e/bump.sh
 
 clean: ## remove build output
 	rm -rf bin

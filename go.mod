@@ -4,6 +4,7 @@ go 1.25
 
 require (
 	github.com/mattn/go-shellwords v1.0.16
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/stretchr/testify v1.12.1
 	github.com/tidwall/gjson v1.20.0

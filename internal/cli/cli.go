@@ -42,6 +42,18 @@ Usage:
       Never run that config, whatever its content.
   hookshim trust [status] [PATH]
       Show whether a config may run.
+  hookshim install --provider ID|--all [--scope project|user] [--dir DIR]
+                   [--events LIST] [--bin PATH] [--dry-run] [--check]
+      Register hookshim in the tool's own hook config, for every event it
+      handles, calling this binary by absolute path. Other entries and the
+      file's layout stay as they are; a second install changes nothing.
+      --dry-run prints a diff; --check exits 1 when the registration is
+      missing or stale (for CI and dotfiles).
+  hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
+      Remove what install wrote, and nothing else.
+  hookshim status [--provider ID] [--dir DIR]
+      Show, per tool and scope, where hookshim is registered, for which
+      events, and whether the registration is current.
   hookshim providers [--events]
       List the tools hookshim speaks to and their events.
   hookshim version
@@ -78,6 +90,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return cmdSimulate(rest, stdout, stderr, getenv)
 	case "providers":
 		return cmdProviders(rest, stdout, stderr)
+	case "install":
+		return cmdInstall(rest, stdout, stderr, getenv)
+	case "uninstall":
+		return cmdUninstall(rest, stdout, stderr, getenv)
+	case "status":
+		return cmdStatus(rest, stdout, stderr, getenv)
 	case "allow":
 		return cmdAllow(rest, stdout, stderr, getenv)
 	case "deny":

@@ -79,6 +79,11 @@ type Provider struct {
 	// to the user without feeding it to the model, so hookshim may put its
 	// one-line warnings there.
 	Stderr bool
+
+	// TextStdout reports that the tool reads no JSON: stdout of a
+	// successful hook is plain text for the model (Kiro), so the encoder
+	// prints text there, never a JSON document.
+	TextStdout bool
 }
 
 // Spec is one native event: its canonical name and what an answer to it
@@ -181,6 +186,54 @@ func (pr *Provider) Spec(n string) *Spec {
 	return nil
 }
 
-// Install describes the tool's native hook config for `hookshim install`.
-// Its fields are defined by the install engine (internal/install).
-type Install struct{}
+// Install describes the tool's native hook config for `hookshim install`:
+// where the tool reads hook registrations and what one entry looks like.
+// It is data; internal/install does the editing. See install_common.go.
+type Install struct {
+	// Targets are the files (or folders) hookshim writes, at most one per
+	// scope, in the order status lists them.
+	Targets []Target
+
+	// Timeout is the hook timeout written into every entry, in the
+	// target's unit; zero when the tool has no per-hook timeout. When the
+	// provider sets no Timeout of its own it takes this one, so the
+	// runtime answers before the tool gives up.
+	Timeout time.Duration
+
+	// EventTimeouts overrides Timeout for single native events (the tool
+	// clamps them, say). Such entries also pass --timeout to run.
+	EventTimeouts map[string]time.Duration
+
+	// Events, when set, are the only native events install may write (a
+	// tool with two dialects whose files take different events).
+	Events []string
+
+	// Skip lists native events with a canonical name that install leaves
+	// out unless asked for by name (--events), with the reason.
+	Skip map[string]string
+
+	// EventFlag adds --event NAME to every command: the tool's payload
+	// does not carry the event name.
+	EventFlag bool
+
+	// SharedCommand maps a native event to the provider whose command
+	// string its entry carries instead of this provider's, where the tool
+	// also runs that provider's registrations and dedupes on the command
+	// string (Cursor runs .claude/settings.json hooks). The payload still
+	// names the real tool: --provider is only a hint.
+	SharedCommand map[string]*Provider
+
+	// Binaries and Homes show that the tool is on this machine (for
+	// install --all): executables looked up in PATH, and folders relative
+	// to the home directory.
+	Binaries []string
+	Homes    []string
+
+	// Notes are printed after a successful install: what the user still
+	// has to do in the tool (review, trust, restart).
+	Notes []string
+
+	// Switches are settings that turn all of the tool's hooks off;
+	// install and status warn when one is set.
+	Switches []Switch
+}

@@ -1,0 +1,193 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// BackupDir is where previous versions of the files install changes are
+// kept: $XDG_STATE_HOME/hookshim/backups (~/.local/state/...). Not next to
+// the file, where a tool that reads every file of its folder (Copilot's
+// .github/hooks/*.json, Cline's hooks folder) would load the copy too.
+func (env Env) BackupDir() string {
+	if env.Getenv != nil {
+		if d := env.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+			return filepath.Join(d, "hookshim", "backups")
+		}
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".local", "state", "hookshim", "backups")
+}
+
+// Apply makes a change. It returns the backup of the previous version
+// ("" when there was none).
+func Apply(env Env, c Change) (string, error) {
+	if !c.Changed() {
+		return "", nil
+	}
+	target, err := resolveLinks(c.Path)
+	if err != nil {
+		return "", err
+	}
+	// The file must still be what the plan was made from.
+	now, exists, err := readFile(target)
+	if err != nil {
+		return "", err
+	}
+	if exists != c.OldExists || now != string(c.Old) {
+		return "", fmt.Errorf("%s changed while hookshim was planning its edit; run the command again", c.Path)
+	}
+	backup := ""
+	if c.OldExists {
+		if backup, err = env.backup(target, c.Old); err != nil {
+			return "", fmt.Errorf("cannot keep a backup of %s, so it is left as it was: %v", c.Path, err)
+		}
+	}
+	if !c.NewExists {
+		if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return backup, err
+		}
+		removeEmptyDirs(filepath.Dir(c.Path), env.stopDirs())
+		return backup, nil
+	}
+	mode := c.Mode
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return backup, err
+	}
+	return backup, writeAtomic(target, c.New, mode)
+}
+
+func (env Env) stopDirs() []string {
+	var out []string
+	for _, d := range []string{env.Project, env.Home} {
+		if d != "" {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty,
+// stopping at the project and home folders: the folders an install
+// created go with the file.
+func removeEmptyDirs(dir string, stop []string) {
+	for {
+		dir = filepath.Clean(dir)
+		inside := false
+		for _, s := range stop {
+			if dir == s {
+				return
+			}
+			if strings.HasPrefix(dir, s+string(filepath.Separator)) {
+				inside = true
+			}
+		}
+		if !inside || os.Remove(dir) != nil { // Remove fails unless empty
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// resolveLinks follows symbolic links to the file they name, so that a
+// config file kept in a dotfiles repository and linked into place is
+// edited there and stays linked. A dangling link gives the path it points
+// to.
+func resolveLinks(p string) (string, error) {
+	for i := 0; i < 32; i++ {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(p), dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("%s: too many symbolic links", p)
+}
+
+// writeAtomic replaces path with data: a reader sees the old file or the
+// new one, never half of it.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hookshim-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// backup keeps data, the previous content of path.
+func (env Env) backup(path string, data []byte) (string, error) {
+	dir := env.BackupDir()
+	if dir == "" {
+		return "", errors.New("no home folder to keep backups in")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	abs, _ := filepath.Abs(path)
+	name := now().UTC().Format("20060102T150405Z") + "-" + strings.NewReplacer(string(filepath.Separator), "%", ":", "%").Replace(strings.TrimPrefix(abs, string(filepath.Separator)))
+	dest := filepath.Join(dir, name)
+	// Two changes to one file within a second keep both versions.
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if prev, err := os.ReadFile(dest); err == nil && bytes.Equal(prev, data) {
+			return dest, nil
+		}
+		dest = filepath.Join(dir, fmt.Sprintf("%s.%d", name, i))
+	}
+	return dest, os.WriteFile(dest, data, 0o600)
+}

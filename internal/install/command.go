@@ -1,0 +1,147 @@
+package install
+
+import (
+	pathpkg "path"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/mattn/go-shellwords"
+)
+
+// Command is the command line one entry runs.
+func Command(bin string, p *provider.Provider, event string) string {
+	id := p.ID
+	if sp := p.Install.SharedCommand[event]; sp != nil {
+		id = sp.ID
+	}
+	var b strings.Builder
+	b.WriteString(shellQuote(bin))
+	b.WriteString(" run --provider ")
+	b.WriteString(id)
+	if p.Install.EventFlag && event != "" {
+		b.WriteString(" --event ")
+		b.WriteString(shellQuote(event))
+	}
+	if t, ok := p.Install.EventTimeouts[event]; ok {
+		b.WriteString(" --timeout ")
+		b.WriteString(strconv.FormatFloat(t.Seconds(), 'f', -1, 64))
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for sh (and bash, which every tool here uses on
+// Unix) when it needs it; a plain path stays plain, so the entry reads as
+// people would write it.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	if runtime.GOOS == "windows" {
+		// cmd.exe, PowerShell and Git Bash all take a double-quoted path;
+		// backslashes are path separators there, not escapes.
+		if strings.ContainsAny(s, " &()[]{}^=;!'+,`~%$#@") {
+			return `"` + s + `"`
+		}
+		return s
+	}
+	plain := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:,=@%", c)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// call is a parsed hookshim command line.
+type call struct {
+	Bin      string
+	Provider string
+	Event    string
+	Timeout  string
+}
+
+// parseCall recognises a command that runs hookshim's run command: the
+// program is named hookshim (or hookshim.exe, whatever its folder) and its
+// first argument is run. Anything else is somebody else's hook.
+func parseCall(cmd string) (call, bool) {
+	cmd = strings.TrimSpace(cmd)
+	cmd = strings.TrimPrefix(cmd, "& ") // PowerShell's call operator
+	// Windows paths: a backslash separates folders, it escapes nothing in
+	// the commands install writes.
+	cmd = strings.ReplaceAll(cmd, `\`, "/")
+	p := shellwords.NewParser()
+	words, err := p.Parse(cmd)
+	// A command line that goes on past hookshim (;, &&, |) is the user's
+	// own composition, not an entry install wrote.
+	if err != nil || p.Position != -1 || len(words) < 2 {
+		return call{}, false
+	}
+	base := pathpkg.Base(words[0])
+	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
+	if base != "hookshim" || words[1] != "run" {
+		return call{}, false
+	}
+	c := call{Bin: words[0]}
+	for i := 2; i < len(words); i++ {
+		w := words[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		if !hasVal && i+1 < len(words) {
+			val = words[i+1]
+		}
+		switch name {
+		case "provider":
+			c.Provider = val
+		case "event":
+			c.Event = val
+		case "timeout":
+			c.Timeout = val
+		default:
+			continue
+		}
+		if !hasVal {
+			i++
+		}
+	}
+	return c, true
+}
+
+// ours reports whether cmd runs hookshim for p (or for a provider whose
+// command p's entries share).
+func ours(cmd string, p *provider.Provider) (call, bool) {
+	c, ok := parseCall(cmd)
+	if !ok || c.Provider == "" {
+		return c, false
+	}
+	got := provider.Lookup(c.Provider)
+	if got == nil {
+		return c, false
+	}
+	if got.ID == p.ID {
+		return c, true
+	}
+	for _, sp := range p.Install.SharedCommand {
+		if sp.ID == got.ID {
+			return c, true
+		}
+	}
+	return c, false
+}
+
+// timeoutNumber is d in unit, as the number a config file holds.
+func timeoutNumber(d, unit time.Duration) string {
+	if unit == 0 {
+		unit = time.Second
+	}
+	return strconv.FormatInt(int64(d/unit), 10)
+}

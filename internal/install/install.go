@@ -1,0 +1,533 @@
+// Package install registers hookshim in each tool's native hook config,
+// and takes it out again.
+//
+// What a tool reads, and what one entry looks like, is data in the
+// provider table (provider.Install, in internal/provider/*_install.go);
+// this package reads those files, finds hookshim's own entries and edits
+// them. The rules it keeps:
+//
+//   - hookshim's entries are recognised by what they run (a program named
+//     hookshim, with run --provider ID), never by position or by a marker
+//     field a tool might strip, so a moved binary is replaced, not
+//     duplicated;
+//   - everything else in a file stays byte for byte: the file is edited as
+//     text, in its own indentation, never decoded and re-encoded; install
+//     then uninstall gives the original file back (or removes a file
+//     install created);
+//   - a file that does not parse is never written;
+//   - writes are atomic (temporary file and rename, same mode, through
+//     symbolic links) and the previous version is kept as a backup.
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/provider"
+)
+
+// Env is what install needs from the machine.
+type Env struct {
+	Getenv  func(string) string
+	Home    string // the user's home directory
+	Project string // the project root
+	Bin     string // the hookshim command entries run (an absolute path)
+	Now     func() time.Time
+}
+
+// Change is the planned new content of one file.
+type Change struct {
+	Provider  *provider.Provider
+	Target    provider.Target
+	Path      string
+	Old, New  []byte
+	OldExists bool
+	NewExists bool
+	Mode      fs.FileMode // for a file install creates
+	Events    []string    // events registered once the change is made
+}
+
+// Changed reports whether the change writes or removes anything.
+func (c Change) Changed() bool {
+	return c.OldExists != c.NewExists || string(c.Old) != string(c.New)
+}
+
+// Registration is what a target holds of hookshim now.
+type Registration struct {
+	Provider *provider.Provider
+	Target   provider.Target
+	Path     string
+	Exists   bool     // the file (folder) exists
+	Events   []string // events hookshim is registered for
+	Problems []string // why it is not what install would write; empty when current
+}
+
+// Current reports whether install would change nothing.
+func (r Registration) Current() bool { return len(r.Events) > 0 && len(r.Problems) == 0 }
+
+// Path is where a target's file is.
+func (env Env) Path(t provider.Target) (string, error) {
+	var dir string
+	switch t.Scope {
+	case provider.ScopeProject:
+		if env.Project == "" {
+			return "", errors.New("no project folder")
+		}
+		dir = filepath.Join(env.Project, t.Dir)
+	default:
+		if t.DirEnv != "" && env.Getenv != nil {
+			if v := env.Getenv(t.DirEnv); v != "" && filepath.IsAbs(v) {
+				dir = filepath.Join(v, t.DirSub)
+			}
+		}
+		if dir == "" {
+			if env.Home == "" {
+				return "", errors.New("HOME is not set: no user scope")
+			}
+			dir = filepath.Join(env.Home, t.Dir)
+		}
+	}
+	return filepath.Join(dir, t.File), nil
+}
+
+// Display is a path as messages show it: relative to the project, or
+// under ~ for the home directory, whichever is closer.
+func (env Env) Display(p string) string {
+	best, out := -1, p
+	for _, base := range []struct{ dir, prefix string }{{env.Project, ""}, {env.Home, "~/"}} {
+		if base.dir == "" {
+			continue
+		}
+		rel, err := filepath.Rel(base.dir, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if len(base.dir) > best {
+			best, out = len(base.dir), base.prefix+filepath.ToSlash(rel)
+		}
+	}
+	return out
+}
+
+// Target returns p's target for scope, or nil.
+func Target(p *provider.Provider, scope provider.Scope) *provider.Target {
+	if p.Install == nil {
+		return nil
+	}
+	for i := range p.Install.Targets {
+		if p.Install.Targets[i].Scope == scope {
+			return &p.Install.Targets[i]
+		}
+	}
+	return nil
+}
+
+// Plan computes the changes that register p for events (nil: none, i.e.
+// uninstall) at target t, and what t holds now.
+func Plan(env Env, p *provider.Provider, t provider.Target, events []string) ([]Change, Registration, error) {
+	path, err := env.Path(t)
+	if err != nil {
+		return nil, Registration{}, err
+	}
+	reg := Registration{Provider: p, Target: t, Path: path}
+	if len(events) > 0 {
+		if _, ok := ours(Command(env.Bin, p, events[0]), p); !ok {
+			return nil, reg, fmt.Errorf("entries would run %s, which install could not recognise as hookshim later: the program must be named hookshim", env.Bin)
+		}
+	}
+	switch t.Format.Layout {
+	case provider.LayoutScriptPerEvent:
+		return planScripts(env, p, t, path, events, reg)
+	case provider.LayoutGenerated:
+		return planGenerated(env, p, t, path, events, reg)
+	}
+	return planEdit(env, p, t, path, events, reg)
+}
+
+// readFile reads a file, telling "absent" apart from failures.
+func readFile(path string) (string, bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return string(b), true, nil
+}
+
+// want is the entry install writes for each event.
+type want struct {
+	events []string
+	entry  map[string]string // event -> entry text
+	cmp    map[string]string // event -> entry as JSON, for comparison
+}
+
+func wanted(env Env, p *provider.Provider, f provider.Format, events []string) (want, error) {
+	w := want{events: events, entry: map[string]string{}, cmp: map[string]string{}}
+	isTOML := f.Layout == provider.LayoutTOMLTables
+	for _, ev := range events {
+		e, err := entry(f, Command(env.Bin, p, ev), ev, eventTimeout(p, ev), isTOML)
+		if err != nil {
+			return w, fmt.Errorf("%s: %v", p.ID, err)
+		}
+		w.entry[ev] = e
+		w.cmp[ev] = e
+		if isTOML {
+			w.cmp[ev] = tableJSON(e)
+		}
+	}
+	return w, nil
+}
+
+func (w want) has(ev string) bool { _, ok := w.entry[ev]; return ok }
+
+// planEdit plans the edit of a JSON or TOML config file.
+func planEdit(env Env, p *provider.Provider, t provider.Target, path string, events []string, reg Registration) ([]Change, Registration, error) {
+	old, exists, err := readFile(path)
+	if err != nil {
+		return nil, reg, err
+	}
+	reg.Exists = exists
+	fresh := strings.TrimSpace(old) == ""
+	isTOML := t.Format.Layout == provider.LayoutTOMLTables
+	var ed editor
+	if isTOML {
+		ed, err = newTOMLEditor(old, t.Format)
+	} else {
+		ed, err = newJSONEditor(old, t.Format, fresh)
+	}
+	kind := "JSON"
+	if isTOML {
+		kind = "TOML"
+	}
+	if err != nil {
+		return nil, reg, &UnreadableError{Path: path, Kind: kind, Err: err}
+	}
+	w, err := wanted(env, p, t.Format, events)
+	if err != nil {
+		return nil, reg, err
+	}
+	mine := func() ([]item, error) {
+		all, err := ed.items()
+		if err != nil {
+			return nil, &UnreadableError{Path: path, Kind: kind, Err: err}
+		}
+		var out []item
+		for _, it := range all {
+			for _, c := range it.cmds {
+				if _, ok := ours(c, p); ok {
+					out = append(out, it)
+					break
+				}
+			}
+		}
+		return out, nil
+	}
+	found, err := mine()
+	if err != nil {
+		return nil, reg, err
+	}
+	judge(&reg, p, found, w, events)
+
+	// One step at a time, re-reading the file after each: every edit
+	// moves what follows it.
+	for step := 0; ; step++ {
+		if step > 1000 {
+			return nil, reg, fmt.Errorf("%s: the edit does not settle (a bug in hookshim)", path)
+		}
+		found, err := mine()
+		if err != nil {
+			return nil, reg, err
+		}
+		done, err := nextEdit(ed, found, w)
+		if err != nil {
+			return nil, reg, fmt.Errorf("%s: %v", path, err)
+		}
+		if done {
+			break
+		}
+	}
+	text := ed.text()
+	ch := Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: exists,
+		New: []byte(text), NewExists: true, Mode: fileMode(t, 0o644), Events: events}
+	if text == old {
+		ch.New = ch.Old
+		ch.NewExists = exists
+		if !exists {
+			ch.New = nil
+		}
+	} else if len(events) == 0 {
+		// Nothing of hookshim's is left: a file that is now no more than
+		// hookshim would have started from was created by install.
+		if (isTOML && strings.TrimSpace(text) == "") || (!isTOML && isSkeleton(text, t.Format)) {
+			ch.New, ch.NewExists = nil, false
+		}
+	}
+	if ch.NewExists {
+		if isTOML {
+			err = checkTOML(text)
+		} else {
+			err = checkJSON(text)
+		}
+		if err != nil {
+			return nil, reg, fmt.Errorf("%s: hookshim made invalid %s (a bug): %v", path, kind, err)
+		}
+	}
+	return []Change{ch}, reg, nil
+}
+
+// nextEdit makes the first edit still needed; done when there is none.
+func nextEdit(ed editor, found []item, w want) (bool, error) {
+	byEvent := map[string][]item{}
+	for _, it := range found {
+		byEvent[it.event] = append(byEvent[it.event], it)
+	}
+	for _, ev := range w.events {
+		its := byEvent[ev]
+		switch {
+		case len(its) == 0:
+			return false, ed.add(ev, w.entry[ev])
+		case !jsonEqual(its[0].raw, w.cmp[ev]):
+			return false, ed.replace(its[0], w.entry[ev])
+		case len(its) > 1:
+			return false, ed.remove(its[len(its)-1])
+		}
+	}
+	for i := len(found) - 1; i >= 0; i-- {
+		if !w.has(found[i].event) {
+			return false, ed.remove(found[i])
+		}
+	}
+	return true, nil
+}
+
+// judge describes how far what a file holds is from what install writes.
+func judge(reg *Registration, p *provider.Provider, found []item, w want, events []string) {
+	byEvent := map[string][]item{}
+	var order []string
+	for _, it := range found {
+		if len(byEvent[it.event]) == 0 {
+			order = append(order, it.event)
+		}
+		byEvent[it.event] = append(byEvent[it.event], it)
+	}
+	reg.Events = order
+	var missing, extra, dup []string
+	stale := map[string][]string{} // reason -> events
+	var reasons []string
+	for _, ev := range events {
+		its := byEvent[ev]
+		switch {
+		case len(its) == 0:
+			missing = append(missing, ev)
+			continue
+		case len(its) > 1:
+			dup = append(dup, ev)
+		}
+		if !jsonEqual(its[0].raw, w.cmp[ev]) {
+			r := staleReason(its[0], p)
+			if _, seen := stale[r]; !seen {
+				reasons = append(reasons, r)
+			}
+			stale[r] = append(stale[r], ev)
+		}
+	}
+	for _, ev := range order {
+		if !w.has(ev) {
+			extra = append(extra, ev)
+		}
+	}
+	if len(missing) > 0 && len(order) > 0 {
+		reg.Problems = append(reg.Problems, "not registered for "+strings.Join(missing, ", "))
+	} else if len(missing) > 0 {
+		reg.Problems = append(reg.Problems, "not installed")
+	}
+	for _, r := range reasons {
+		reg.Problems = append(reg.Problems, r+" ("+strings.Join(stale[r], ", ")+")")
+	}
+	if len(dup) > 0 {
+		reg.Problems = append(reg.Problems, "registered more than once for "+strings.Join(dup, ", "))
+	}
+	if len(extra) > 0 {
+		reg.Problems = append(reg.Problems, "registered for events install no longer writes: "+strings.Join(extra, ", "))
+	}
+}
+
+// staleReason says why an entry differs from the wanted one.
+func staleReason(it item, p *provider.Provider) string {
+	for _, c := range it.cmds {
+		if call, ok := ours(c, p); ok {
+			bin := call.Bin
+			if !filepath.IsAbs(bin) {
+				return "runs " + bin + " from PATH, not this hookshim"
+			}
+			if _, err := os.Stat(bin); err != nil {
+				return "runs " + bin + ", which does not exist"
+			}
+			return "runs " + bin + " (another hookshim) or other options"
+		}
+	}
+	return "differs from what install writes"
+}
+
+// UnreadableError is a file hookshim will not touch because it cannot
+// read it.
+type UnreadableError struct {
+	Path string
+	Kind string
+	Err  error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("%s is not valid %s hookshim can edit: %v", e.Path, e.Kind, e.Err)
+}
+
+func fileMode(t provider.Target, def fs.FileMode) fs.FileMode {
+	if t.Mode != 0 {
+		return t.Mode
+	}
+	return def
+}
+
+// planScripts plans the executables of LayoutScriptPerEvent.
+func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, events []string, reg Registration) ([]Change, Registration, error) {
+	if fi, err := os.Stat(dir); err == nil {
+		reg.Exists = fi.IsDir()
+	}
+	wantSet := map[string]bool{}
+	for _, ev := range events {
+		wantSet[ev] = true
+	}
+	// Every event file that is hookshim's, wanted or not.
+	var changes []Change
+	var missing, stale []string
+	names := map[string]bool{}
+	for _, ev := range events {
+		names[ev] = true
+	}
+	for _, s := range p.Events {
+		names[s.Native] = true
+	}
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, ev := range sorted {
+		path := filepath.Join(dir, ev)
+		old, exists, err := readFile(path)
+		if err != nil {
+			return nil, reg, err
+		}
+		mine := exists && strings.Contains(old, t.Format.Marker)
+		if exists && !mine {
+			if wantSet[ev] {
+				return nil, reg, &ConflictError{Path: path}
+			}
+			continue
+		}
+		ch := Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: exists,
+			Mode: fileMode(t, 0o755), Events: events}
+		if mine {
+			reg.Events = append(reg.Events, ev)
+		}
+		if wantSet[ev] {
+			ch.New, ch.NewExists = t.Format.Script(Command(env.Bin, p, ev)), true
+			switch {
+			case !exists:
+				missing = append(missing, ev)
+			case old != string(ch.New):
+				stale = append(stale, ev)
+			}
+		} else if mine {
+			reg.Problems = append(reg.Problems, "registered for an event install no longer writes: "+ev)
+		}
+		if !exists && !ch.NewExists {
+			continue
+		}
+		changes = append(changes, ch)
+	}
+	if len(missing) > 0 {
+		if len(reg.Events) == 0 {
+			reg.Problems = append([]string{"not installed"}, reg.Problems...)
+		} else {
+			reg.Problems = append(reg.Problems, "not registered for "+strings.Join(missing, ", "))
+		}
+	}
+	if len(stale) > 0 {
+		old, _, _ := readFile(filepath.Join(dir, stale[0]))
+		reg.Problems = append(reg.Problems, staleReason(item{cmds: quotedStrings(old)}, p)+" ("+strings.Join(stale, ", ")+")")
+	}
+	return changes, reg, nil
+}
+
+// planGenerated plans the file of LayoutGenerated.
+func planGenerated(env Env, p *provider.Provider, t provider.Target, path string, events []string, reg Registration) ([]Change, Registration, error) {
+	old, exists, err := readFile(path)
+	if err != nil {
+		return nil, reg, err
+	}
+	reg.Exists = exists
+	mine := exists && strings.Contains(old, t.Format.Marker)
+	if exists && !mine {
+		if len(events) > 0 {
+			return nil, reg, &ConflictError{Path: path}
+		}
+		return nil, reg, nil
+	}
+	ch := Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: exists, Mode: fileMode(t, 0o644), Events: events}
+	if len(events) > 0 {
+		ch.New, ch.NewExists = t.Format.Render(Command(env.Bin, p, "")), true
+	}
+	if mine {
+		reg.Events = events
+		if len(events) == 0 {
+			reg.Events = []string{"all"}
+		}
+		if ch.NewExists && string(ch.New) != old {
+			reg.Problems = append(reg.Problems, staleReason(item{cmds: quotedStrings(old)}, p)+" (the generated file)")
+		}
+	} else if len(events) > 0 {
+		reg.Problems = append(reg.Problems, "not installed")
+	}
+	if !exists && !ch.NewExists {
+		return nil, reg, nil
+	}
+	return []Change{ch}, reg, nil
+}
+
+// ConflictError is a file in hookshim's way that is not hookshim's.
+type ConflictError struct{ Path string }
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s exists and is not hookshim's: hookshim will not overwrite it", e.Path)
+}
+
+// quotedStrings are the double-quoted strings of a generated file, and its
+// lines: where a command hides in code.
+func quotedStrings(text string) []string {
+	var out []string
+	for _, m := range quotedRE.FindAllString(text, -1) {
+		var v string
+		if json.Unmarshal([]byte(m), &v) == nil {
+			out = append(out, v)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, "exec "); i >= 0 {
+			out = append(out, strings.TrimSpace(line[i+5:]))
+		}
+	}
+	return out
+}
+
+var quotedRE = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)

@@ -1,0 +1,42 @@
+package provider
+
+import "time"
+
+// Where Claude Code reads hook registrations (verified against
+// https://code.claude.com/docs/en/hooks, v2.1.239, and Claude Code 2.1.330
+// run here):
+//   - ~/.claude/settings.json (user; CLAUDE_CONFIG_DIR moves ~/.claude)
+//     and .claude/settings.json (project), hooks.<Event>[] = {matcher?,
+//     hooks: [{type: "command", command, timeout}]}, timeout in seconds;
+//   - an omitted matcher matches everything, and events without a matcher
+//     ignore it, so hookshim writes none;
+//   - identical command hooks from several settings files run once, so the
+//     same command string at both scopes costs nothing;
+//   - Cursor, Copilot CLI and VS Code also run these entries, with their own
+//     payloads: hookshim tells them apart from the payload, not from
+//     --provider.
+var claudeInstall = &Install{
+	Targets: []Target{
+		{Scope: ScopeProject, Dir: ".claude", File: "settings.json", Format: claudeFormat},
+		{Scope: ScopeUser, Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", File: "settings.json", Format: claudeFormat},
+	},
+	// Claude's own default is 600 s (30 s for UserPromptSubmit); a policy
+	// that needs longer than this is a policy that hangs the agent.
+	Timeout:  30 * time.Second,
+	Binaries: []string{"claude"},
+	Homes:    []string{".claude"},
+	Switches: []Switch{
+		{At: Target{Scope: ScopeProject, Dir: ".claude", File: "settings.json"}, Key: "disableAllHooks", Off: true},
+		{At: Target{Scope: ScopeProject, Dir: ".claude", File: "settings.local.json"}, Key: "disableAllHooks", Off: true},
+		{At: Target{Scope: ScopeUser, Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", File: "settings.json"}, Key: "disableAllHooks", Off: true},
+	},
+	Notes: []string{
+		"Claude Code holds back project hooks until the folder is trusted (the trust dialog of an interactive session)",
+	},
+}
+
+// claudeFormat is the settings.json layout shared by the Claude dialect.
+var claudeFormat = Format{
+	Layout: LayoutGroups,
+	Entry:  `{"type": "command", "command": {{command}}, "timeout": {{timeout}}}`,
+}

@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"io/fs"
+	"time"
+)
+
+// The vocabulary of install descriptions (Provider.Install). Each tool's
+// description lives in <name>_install.go next to its provider file; the
+// engine that reads and edits the files is internal/install.
+
+// Scope is where a registration applies.
+type Scope string
+
+const (
+	// ScopeProject registrations live in the project and apply to it.
+	ScopeProject Scope = "project"
+	// ScopeUser registrations live in the home directory and apply to
+	// every project.
+	ScopeUser Scope = "user"
+)
+
+// Target is one place a tool reads hook registrations from.
+type Target struct {
+	Scope Scope
+
+	// Dir is the folder, relative to the project root (project scope) or
+	// to the home directory (user scope), e.g. ".claude".
+	Dir string
+
+	// DirEnv names a variable that, when set and absolute, is the folder
+	// instead of Dir (CODEX_HOME, KIMI_CODE_HOME, XDG_CONFIG_HOME...).
+	// DirSub is then appended to it (XDG_CONFIG_HOME + "opencode").
+	DirEnv string
+	DirSub string
+
+	// File is the file in Dir; a folder for LayoutScriptPerEvent.
+	File string
+
+	// Format says how entries are laid out in the file.
+	Format Format
+
+	// Mode is the permission of a file install creates; 0 means 0644
+	// (0755 for scripts).
+	Mode fs.FileMode
+}
+
+// Layout is the shape of a hook config file.
+type Layout int
+
+const (
+	// LayoutGroups: a JSON object whose hooks.<Event> is an array of
+	// {matcher?, hooks: [entry]} groups (Claude Code and the tools that
+	// copied its format). hookshim writes one group per event.
+	LayoutGroups Layout = iota
+	// LayoutLists: a JSON object whose hooks.<Event> is an array of
+	// entries (Cursor, Copilot, Windsurf, Kiro agents).
+	LayoutLists
+	// LayoutArray: a JSON object whose hooks is one array of entries,
+	// each naming its event in Format.EventKey (Kiro hook files).
+	LayoutArray
+	// LayoutTOMLTables: TOML [[hooks]] tables, each naming its event in
+	// Format.EventKey (Kimi Code).
+	LayoutTOMLTables
+	// LayoutScriptPerEvent: one executable per event, named after it, in
+	// the folder Target.File (Cline).
+	LayoutScriptPerEvent
+	// LayoutGenerated: one file whose whole content hookshim generates
+	// (OpenCode's plugin).
+	LayoutGenerated
+)
+
+// Format describes one entry and the file around it.
+type Format struct {
+	Layout Layout
+
+	// Skeleton is the JSON object a file starts as when install creates
+	// it, before the hooks key is added; "{}" when empty.
+	Skeleton string
+
+	// Entry is the template of one entry: JSON (TOML key lines for
+	// LayoutTOMLTables) in which {{command}}, {{timeout}}, {{event}} and
+	// {{name}} are replaced by the quoted command, the timeout number in
+	// TimeoutUnit, the quoted native event name and a quoted
+	// "hookshim-<event>". An entry without {{timeout}} has none.
+	Entry string
+
+	// TimeoutUnit is the unit of {{timeout}}: time.Second when zero.
+	TimeoutUnit time.Duration
+
+	// CommandKeys are the gjson paths, inside an entry, of the strings
+	// that hold the command; {"command"} when empty. An entry is
+	// hookshim's when one of them runs hookshim for this provider.
+	CommandKeys []string
+
+	// TopLevel: the event map is the file's top level, not its hooks key
+	// (LayoutGroups, LayoutLists; Factory Droid's hooks.json).
+	TopLevel bool
+
+	// EventKey is the entry key naming the event (LayoutArray,
+	// LayoutTOMLTables).
+	EventKey string
+
+	// Script renders a LayoutScriptPerEvent file from its command;
+	// Render renders a LayoutGenerated file from the base command (no
+	// --event). Both must contain Marker.
+	Script func(command string) []byte
+	Render func(command string) []byte
+
+	// Marker is a line generated files carry, by which hookshim knows
+	// them as its own.
+	Marker string
+}
+
+// Switch is a setting that turns every hook of a tool off: Key (a dotted
+// path) set to Off in the file At names (JSON, or TOML by its .toml
+// extension). At.Format is unused.
+type Switch struct {
+	At  Target
+	Key string
+	Off any
+}
+
+// init lets a provider without a Timeout of its own take the one its
+// install description writes, so handler deadlines are clipped to what
+// the tool really allows.
+func init() {
+	for _, p := range All {
+		if p.Install != nil && p.Timeout == 0 && p.Install.Timeout > 0 {
+			p.Timeout = p.Install.Timeout
+		}
+	}
+}
