@@ -12,6 +12,8 @@ var All = []*Provider{
 	Gemini,
 	Codex,
 	Cursor,
+	Kimi,
+	OpenCode,
 }
 
 // aliases are the short names people type.
