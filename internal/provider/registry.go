@@ -14,6 +14,14 @@ var All = []*Provider{
 	Cursor,
 	Kimi,
 	OpenCode,
+	Windsurf,
+	Kiro,
+	Droid,
+	Qwen,
+	Cline,
+	Copilot,
+	VSCode,
+	Amplifier,
 }
 
 // aliases are the short names people type.

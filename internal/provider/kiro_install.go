@@ -1,0 +1,39 @@
+package provider
+
+import "time"
+
+// Where Kiro reads hook registrations (verified against
+// kiro.dev/docs/cli/v3/hooks and kiro.dev/docs/ide/whats-new-v1/hooks):
+//   - the v1 hook files: .kiro/hooks/<name>.json in the workspace (Kiro IDE
+//     1.x and kiro-cli v3) and ~/.kiro/hooks/<name>.json (kiro-cli v3 from
+//     2.13; the IDE's user hooks), {"version": "v1", "hooks": [{name,
+//     trigger, matcher?, action: {type: "command", command}, timeout}]},
+//     timeout in seconds. hookshim writes a file of its own,
+//     hookshim.json, and leaves the user's hook files alone;
+//   - CLI v2 agent hooks live inside an agent's JSON and run only while that
+//     agent is active, so install does not write them: add hookshim to the
+//     agent's hooks by hand (agentSpawn, userPromptSubmit, preToolUse,
+//     postToolUse, stop, each {"command": "hookshim run --provider kiro"}),
+//     or move to v3 files with `kiro-cli agent migrate`;
+//   - Manual hooks are buttons the user presses, so they are registered only
+//     when asked for.
+var kiroInstall = &Install{
+	Targets: []Target{
+		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "hookshim.json", Format: kiroFormat},
+		{Scope: ScopeUser, Dir: ".kiro/hooks", File: "hookshim.json", Format: kiroFormat},
+	},
+	Timeout: 30 * time.Second,
+	Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
+		"PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"},
+	Skip:     map[string]string{"Manual": "a button the user presses"},
+	Binaries: []string{"kiro", "kiro-cli"},
+	Homes:    []string{".kiro"},
+}
+
+var kiroFormat = Format{
+	Layout:      LayoutArray,
+	Skeleton:    `{"version": "v1"}`,
+	EventKey:    "trigger",
+	CommandKeys: []string{"action.command"},
+	Entry:       `{"name": {{name}}, "trigger": {{event}}, "action": {"type": "command", "command": {{command}}}, "timeout": {{timeout}}}`,
+}

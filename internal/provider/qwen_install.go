@@ -1,0 +1,33 @@
+package provider
+
+import "time"
+
+// Where Qwen Code reads hook registrations (verified against
+// QwenLM/qwen-code docs/users/features/hooks.md at 00d06c80 and Qwen Code
+// 0.24.4 run here):
+//   - .qwen/settings.json (project) and ~/.qwen/settings.json (user),
+//     Claude's layout: hooks.<Event>[] = {matcher?, hooks: [{type:
+//     "command", command, name?, timeout}]};
+//   - a command hook's timeout is in MILLISECONDS (default 60000; http
+//     hooks count in seconds). hookshim writes the default, which the
+//     provider's Timeout already is;
+//   - hooks are on by default; disableAllHooks: true turns them all off.
+var qwenInstall = &Install{
+	Targets: []Target{
+		{Scope: ScopeProject, Dir: ".qwen", File: "settings.json", Format: qwenFormat},
+		{Scope: ScopeUser, Dir: ".qwen", File: "settings.json", Format: qwenFormat},
+	},
+	Timeout: 60 * time.Second,
+	Switches: []Switch{
+		{At: Target{Scope: ScopeProject, Dir: ".qwen", File: "settings.json"}, Key: "disableAllHooks", Off: true},
+		{At: Target{Scope: ScopeUser, Dir: ".qwen", File: "settings.json"}, Key: "disableAllHooks", Off: true},
+	},
+	Binaries: []string{"qwen"},
+	Homes:    []string{".qwen"},
+}
+
+var qwenFormat = Format{
+	Layout:      LayoutGroups,
+	Entry:       `{"type": "command", "command": {{command}}, "name": "hookshim", "timeout": {{timeout}}}`,
+	TimeoutUnit: time.Millisecond,
+}

@@ -1,0 +1,185 @@
+package provider
+
+import (
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
+)
+
+// VS Code agent hooks, the "Local" harness of GitHub Copilot Chat.
+//
+// Verified against microsoft/vscode-copilot-chat at 31acd00a (0.42.0,
+// 2026-03-29: src/extension/chat/vscode-node/chatHookService.ts,
+// src/extension/intents/node/{toolCallingLoop,hookResultProcessor}.ts,
+// src/extension/prompt/node/defaultIntentRequestHandler.ts,
+// src/extension/tools/common/toolNames.ts), microsoft/vscode
+// src/vs/workbench/contrib/chat/common/hooks/hooksExecutionService.ts and
+// promptSyntax/hookTypes.ts, and the VS Code docs
+// (docs/agent-customization/hooks.md, docs/agents/reference/hooks-reference.md,
+// DateApproved 2026-07-29). Newer VS Code labels this reference "Legacy
+// Local" and runs new hooks through the Copilot runtime, whose contract is
+// Copilot CLI's (see copilot.go); those payloads are detected as Copilot.
+//   - payloads carry an ISO timestamp, transcript_path (the extension's
+//     storage: .../GitHub.copilot-chat/transcripts/<session>.jsonl), cwd
+//     (the command's working directory) and, per event, tool_name,
+//     tool_input, tool_use_id, tool_response (a string), prompt, source,
+//     stop_hook_active, agent_id, agent_type, trigger. The event and session
+//     keys were camelCase (hookEventName, sessionId) until copilot-chat
+//     #4011 (2026-02-25) made them hook_event_name and session_id; the docs
+//     still show camelCase and VS Code's own HooksExecutionService sends
+//     camelCase with the session resource URI as sessionId. Both are read;
+//   - tool names are the model-facing ones (run_in_terminal, read_file,
+//     create_file, replace_string_in_file, ...; "editFiles" in the docs is
+//     a tool-set name, not what hooks see); MCP tools are
+//     mcp_<server>_<tool>, the server part lowercased;
+//   - answers are Claude-style JSON on stdout: PreToolUse reads
+//     hookSpecificOutput.permissionDecision (allow/deny/ask, most
+//     restrictive wins), updatedInput (dropped when it fails the tool's
+//     schema) and additionalContext; PostToolUse and UserPromptSubmit read a
+//     top-level decision:"block" with reason and
+//     hookSpecificOutput.additionalContext; SessionStart and SubagentStart
+//     read hookSpecificOutput.additionalContext; Stop and SubagentStop read
+//     decision and reason INSIDE hookSpecificOutput (toolCallingLoop.ts);
+//     copilot-chat before 0.42 read them top-level, so hookshim writes both;
+//   - continue:false (or a stopReason) aborts the request on every event
+//     except SessionStart and SubagentStart, which ignore it; on Stop it
+//     would surface as an error, and the agent stops anyway, so a stop there
+//     is written as nothing; systemMessage is shown to the user;
+//   - PreCompact runs but its answer is not read;
+//   - exit 2 blocks with stderr to the model and other non-zero exits warn:
+//     hookshim answers exit 0 with JSON.
+var VSCode = &Provider{
+	ID:      "vscode-copilot",
+	Name:    "VS Code (Copilot Chat agent hooks)",
+	Install: vscodeInstall,
+	Signals: []Signal{
+		Has("hookEventName", 8),
+		When(`transcript_path is under "/GitHub.copilot-chat/transcripts/"`, 12, func(p Payload) bool {
+			return containsPath(p.Get("transcript_path").Str, "/GitHub.copilot-chat/transcripts/")
+		}),
+		When("ISO timestamp on a tool event with tool_use_id", 6, func(p Payload) bool {
+			return isISOTime(p.Get("timestamp").Str) && p.Get("tool_use_id").Exists() &&
+				(p.Get("hook_event_name").Exists() || p.Get("hookEventName").Exists())
+		}),
+		Prefixed("sessionId", "vscode-chat-session:", 3),
+		OneOf("tool_name", 3, "run_in_terminal", "read_file", "create_file", "replace_string_in_file",
+			"multi_replace_string_in_file", "insert_edit_into_file", "grep_search", "file_search",
+			"semantic_search", "fetch_webpage", "runSubagent", "list_dir", "get_errors", "manage_todo_list"),
+		Has("permission_mode", -3),
+		// Copilot CLI runs VS Code's entries too (same folders), with its
+		// VS Code compatible payload, which has neither.
+		When("no transcript_path and no tool_use_id", -4, func(p Payload) bool {
+			return !p.Get("transcript_path").Exists() && !p.Get("tool_use_id").Exists()
+		}),
+	},
+	Events: []Spec{
+		{"SessionStart", event.SessionStart, CanContext | CanMessage},
+		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
+		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
+		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
+		{"PreCompact", event.BeforeCompact, 0},
+		{"SubagentStart", event.SubagentStart, CanContext | CanMessage},
+		{"SubagentStop", event.SubagentStop, CanDeny | CanStop | CanMessage},
+		{"Stop", event.AgentStop, CanDeny | CanStop | CanMessage},
+	},
+	EventName: func(p Payload) string {
+		if n := hookEventName(p); n != "" {
+			return n
+		}
+		return p.Get("hookEventName").Str
+	},
+	Fields: Fields{
+		SessionID:  "session_id",
+		Cwd:        "cwd",
+		Transcript: "transcript_path",
+		ToolName:   "tool_name",
+		ToolInput:  "tool_input",
+		ToolCallID: "tool_use_id",
+		ToolOutput: "tool_response",
+		Prompt:     "prompt",
+	},
+	Tools: map[string]string{
+		"run_in_terminal":              event.ToolShell,
+		"read_file":                    event.ToolFileRead,
+		"view_image":                   event.ToolFileRead,
+		"create_file":                  event.ToolFileWrite,
+		"replace_string_in_file":       event.ToolFileEdit,
+		"multi_replace_string_in_file": event.ToolFileEdit,
+		"insert_edit_into_file":        event.ToolFileEdit,
+		"apply_patch":                  event.ToolFileEdit,
+		"edit_notebook_file":           event.ToolFileEdit,
+		"grep_search":                  event.ToolSearch,
+		"semantic_search":              event.ToolSearch,
+		"file_search":                  event.ToolFind,
+		"fetch_webpage":                event.ToolWebFetch,
+		"runSubagent":                  event.ToolAgent,
+		"search_subagent":              event.ToolAgent,
+		"execution_subagent":           event.ToolAgent,
+	},
+	SplitMCP: splitVSCodeMCP,
+	Keep: map[string]string{
+		"source":           "source",
+		"stop_hook_active": "stop_hook_active",
+		"agent_id":         "agent_id",
+		"agent_type":       "agent_type",
+		"trigger":          "trigger",
+	},
+	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
+		if ev.SessionID == "" {
+			ev.SessionID = p.Get("sessionId").Str
+		}
+		t := ev.Tool
+		if t == nil || t.FilePath != "" {
+			return
+		}
+		switch t.Native {
+		case "multi_replace_string_in_file":
+			t.FilePath = gjson.GetBytes(t.Input, "replacements.0.filePath").Str
+		case "apply_patch":
+			t.FilePath = patchPath(gjson.GetBytes(t.Input, "input").Str)
+		}
+	},
+	Encode: encodeVSCode,
+}
+
+// splitVSCodeMCP splits mcp_<server>_<tool>. VS Code lowercases the server
+// label and turns other characters into "_" (McpPrefixGenerator), so a
+// server whose label has an underscore is split too early; the native name
+// is kept either way.
+func splitVSCodeMCP(native string, _ Payload) *event.MCP {
+	rest, ok := strings.CutPrefix(native, "mcp_")
+	if !ok {
+		return nil
+	}
+	server, tool, ok := strings.Cut(rest, "_")
+	if !ok || server == "" || tool == "" {
+		return nil
+	}
+	return &event.MCP{Server: server, Tool: tool}
+}
+
+// encodeVSCode is the Claude dialect, except for Stop and SubagentStop,
+// whose block lives in hookSpecificOutput (written top-level too for
+// copilot-chat before 0.42), and which never send continue:false.
+func encodeVSCode(spec *Spec, v *decision.Verdict) Answer {
+	if spec == nil || (spec.Canonical != event.AgentStop && spec.Canonical != event.SubagentStop) {
+		return claudeStyle{explicitAllow: true}.encode(spec, v)
+	}
+	top := &wire.Object{}
+	if v.Decision == decision.Deny && !v.Stop {
+		hso := &wire.Object{}
+		hso.Str("hookEventName", spec.Native)
+		hso.Str("decision", "block")
+		hso.Str("reason", v.Reason)
+		top.Str("decision", "block")
+		top.Str("reason", v.Reason)
+		top.Obj("hookSpecificOutput", hso)
+	}
+	if v.SystemMessage != "" {
+		top.Str("systemMessage", v.SystemMessage)
+	}
+	return JSONOrEmpty(top)
+}

@@ -1,0 +1,25 @@
+package provider
+
+// Where Windsurf reads Cascade hook registrations (verified against
+// docs.windsurf.com/windsurf/cascade/hooks, read 2026-11):
+//   - .windsurf/hooks.json (workspace) and ~/.codeium/windsurf/hooks.json
+//     (user; the JetBrains plugin reads ~/.codeium/hooks.json instead, not
+//     written here), {"hooks": {"<event>": [{command, show_output?,
+//     working_directory?}]}}; every file that names an event runs;
+//   - there is no version key, no matcher and no timeout: every entry runs
+//     for every action of its event, and the tool's own limit applies;
+//   - show_output is left out (off): hookshim's stdout is empty and its
+//     stderr is for the agent.
+var windsurfInstall = &Install{
+	Targets: []Target{
+		{Scope: ScopeProject, Dir: ".windsurf", File: "hooks.json", Format: windsurfFormat},
+		{Scope: ScopeUser, Dir: ".codeium/windsurf", File: "hooks.json", Format: windsurfFormat},
+	},
+	Binaries: []string{"windsurf"},
+	Homes:    []string{".codeium/windsurf"},
+}
+
+var windsurfFormat = Format{
+	Layout: LayoutLists,
+	Entry:  `{"command": {{command}}}`,
+}
