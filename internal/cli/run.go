@@ -6,11 +6,13 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +81,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		c.trace.problems = append(c.trace.problems, flagErr.Error())
 	}
 	raw, readErr := readPayload(stdin)
-	ans := c.answer(raw, readErr)
+	ans := c.safeAnswer(raw, readErr)
 
 	stdout.Write(ans.Stdout)
 	var diag bytes.Buffer
@@ -272,7 +274,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		configs, err = config.Discover(config.Sources{
 			Flag:      c.flags.config,
 			Getenv:    c.getenv,
-			StartDirs: nonEmpty(c.ev.ProjectDir, c.ev.Cwd),
+			StartDirs: nonEmpty(c.ev.ProjectDir, c.ev.Cwd, workingDir()),
 		})
 		if err != nil {
 			return c.fail("config: " + err.Error())
@@ -305,28 +307,34 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 
 	deadline := c.deadline()
 	claim := c.claim(hooks)
+	var results []run.Result
 	if claim != nil && !claim.Won {
-		a, ok := claim.Wait(deadline)
+		shared, ok := claim.Wait(deadline)
+		if ok {
+			results, ok = run.Unmarshal(shared, hooks)
+		}
 		if !ok {
 			// Running the handlers now would overrun the tool's deadline.
 			return c.fail("this call duplicates one that did not answer in time")
 		}
 		c.trace.duplicate = true
-		c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: same answer, handlers not run again")
-		return provider.Answer{Stdout: a.Stdout, Stderr: a.Stderr, Exit: a.Exit}
+		c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: its handlers' answers are reused, not run again")
+	} else {
+		env := append(os.Environ(),
+			"HOOKSHIM_PROVIDER="+c.pr.ID,
+			"HOOKSHIM_EVENT="+string(c.ev.Name),
+			"HOOKSHIM_NATIVE_EVENT="+native,
+			"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
+			"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
+			"HOOKSHIM_DEPTH=1",
+		)
+		envelope := normalize.Envelope(c.ev, newID(), time.Now(), version())
+		r := &run.Runner{Env: env, Deadline: deadline}
+		results = r.Run(context.Background(), hooks, envelope)
+		if claim != nil {
+			_ = claim.Publish(run.Marshal(results))
+		}
 	}
-
-	env := append(os.Environ(),
-		"HOOKSHIM_PROVIDER="+c.pr.ID,
-		"HOOKSHIM_EVENT="+string(c.ev.Name),
-		"HOOKSHIM_NATIVE_EVENT="+native,
-		"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
-		"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
-		"HOOKSHIM_DEPTH=1",
-	)
-	envelope := normalize.Envelope(c.ev, newID(), time.Now(), version())
-	r := &run.Runner{Env: env, Deadline: deadline}
-	results := r.Run(context.Background(), hooks, envelope)
 	c.trace.results = results
 	onError := c.trace.onError
 	if onError == "" {
@@ -334,11 +342,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	}
 	v := respond.Verdict(c.spec, results, onError)
 	c.trace.verdict = &v
-	ans := respond.Encode(c.pr, c.spec, v)
-	if claim != nil && claim.Won {
-		_ = claim.Publish(once.Answer{Stdout: ans.Stdout, Stderr: ans.Stderr, Exit: ans.Exit})
-	}
-	return ans
+	return respond.Encode(c.pr, c.spec, v)
 }
 
 // DefaultToolTimeout is the tool's hook timeout assumed when neither
@@ -370,22 +374,37 @@ func (c *hookCall) deadline() time.Time {
 	return c.started.Add(budget - margin)
 }
 
-// claim makes duplicates of one tool call share one answer. Without a
-// tool call id the payload itself identifies the call; the handlers that
-// matched are part of the key, so a call under another policy is not a
-// duplicate.
+// claim makes duplicates of one tool call share one run of the handlers.
+// A call is known by what it is about — the canonical event, the session,
+// the tool and its input, the prompt — and by its tool call id where the
+// tool gives one; the handlers that matched are part of the key, so a call
+// under another policy is not a duplicate.
 func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
 	if c.configs != nil {
 		return nil // simulate: every call is its own
 	}
-	id, window := "", once.Window
-	if c.ev.Tool != nil && c.ev.Tool.CallID != "" {
-		id = "call:" + c.ev.Tool.CallID
-	} else {
-		sum := sha256.Sum256(c.ev.Raw)
-		id, window = "payload:"+hex.EncodeToString(sum[:]), once.DigestWindow
+	parts := []string{c.pr.ID, string(c.ev.Name), c.ev.SessionID}
+	window := once.DigestWindow
+	if t := c.ev.Tool; t != nil {
+		parts = append(parts, t.Name, t.Command, t.FilePath, canonicalJSON(t.Input))
+		if t.CallID != "" && !c.pr.SplitEvents {
+			parts = append(parts, "call:"+t.CallID)
+			window = once.Window
+		}
 	}
-	parts := []string{c.pr.ID, c.ev.Native, c.ev.SessionID, id}
+	if c.ev.Prompt != nil {
+		parts = append(parts, *c.ev.Prompt)
+	}
+	if c.ev.Tool == nil && c.ev.Prompt == nil {
+		// Nothing but the payload says which call this is.
+		sum := sha256.Sum256(c.ev.Raw)
+		parts = append(parts, hex.EncodeToString(sum[:]))
+	}
+	for _, f := range c.ev.Fields {
+		if f.Key == "turn_id" {
+			parts = append(parts, string(f.Value))
+		}
+	}
 	for _, h := range hooks {
 		parts = append(parts, h.Pos, h.Command)
 	}
@@ -395,6 +414,17 @@ func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
 		return nil
 	}
 	return cl
+}
+
+// canonicalJSON spells a JSON value one way, whatever its key order, so
+// that the same input sent by two registrations compares equal.
+func canonicalJSON(b []byte) string {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return string(b)
+	}
+	out, _ := json.Marshal(v) // maps marshal with sorted keys
+	return string(out)
 }
 
 // trusted drops discovered project configs the user has not allowed.
@@ -437,6 +467,26 @@ func (c *hookCall) untrustedAnswer() provider.Answer {
 		return respond.NoOpinion(c.pr, c.spec)
 	}
 	return respond.Encode(c.pr, c.spec, decision.Verdict{SystemMessage: "hookshim: " + c.trace.untrusted[0]})
+}
+
+// safeAnswer is answer, with a bug in hookshim turned into its own
+// failure: a Go panic exits 2, which several tools read as "block", and its
+// stack trace would reach the model as the reason.
+func (c *hookCall) safeAnswer(raw []byte, readErr error) (ans provider.Answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			ans = c.fail(fmt.Sprintf("internal error (please report it): %v\n%s", r, debug.Stack()))
+		}
+	}()
+	return c.answer(raw, readErr)
+}
+
+// workingDir is where hookshim was started: the last place to look for a
+// project config when the payload names no directory (Amplifier, most
+// Windsurf events); the tools start hooks in the project.
+func workingDir() string {
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the

@@ -6,6 +6,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -611,5 +612,5 @@ func (p *parser) only(v gjson.Result, key string) {
 }
 
 func trimBOM(b []byte) []byte {
-	return []byte(strings.TrimPrefix(string(b), "\ufeff"))
+	return bytes.TrimPrefix(b, []byte("\ufeff"))
 }

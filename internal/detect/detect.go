@@ -10,7 +10,7 @@ package detect
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/provider"
@@ -46,7 +46,7 @@ type Result struct {
 // Detect scores every provider. hint is the --provider value ("" for none);
 // an unknown hint is reported by the caller and otherwise ignored here.
 func Detect(p provider.Payload, hint string) Result {
-	res := Result{Hint: hint}
+	res := Result{Hint: hint, Scores: make([]Score, 0, len(provider.All))}
 	hinted := provider.Lookup(hint)
 	for _, pr := range provider.All {
 		s := Score{Provider: pr}
@@ -66,8 +66,10 @@ func Detect(p provider.Payload, hint string) Result {
 		}
 		res.Scores = append(res.Scores, s)
 	}
-	// Stable: ties keep registry order.
-	sort.SliceStable(res.Scores, func(i, j int) bool { return res.Scores[i].Total() > res.Scores[j].Total() })
+	// Stable: ties keep registry order. (slices, not sort.SliceStable:
+	// the reflection behind the latter costs more than the scoring in a
+	// process that lives for one call.)
+	slices.SortStableFunc(res.Scores, func(a, b Score) int { return b.Total() - a.Total() })
 	best := res.Scores[0]
 	switch {
 	case hinted != nil && scoreOf(res.Scores, hinted) >= best.Total():

@@ -1,10 +1,10 @@
 package normalize
 
 import (
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -17,6 +17,28 @@ const OpenHookVersion = "0.1"
 // every tool, so that one handler reads every tool's calls.
 func Data(ev *event.Event) []byte {
 	o := &wire.Object{}
+	o.Grow(dataSize(ev))
+	writeData(o, ev)
+	return o.Close()
+}
+
+// dataSize is about how many bytes the data object takes, so that it is
+// written into one buffer: a 10 MiB tool output is then copied once.
+func dataSize(ev *event.Event) int {
+	n := 512 + len(ev.Cwd) + len(ev.ProjectDir) + len(ev.TranscriptPath) + len(ev.SessionID)
+	if t := ev.Tool; t != nil {
+		n += len(t.Input) + len(t.Output) + len(t.Error) + 2*(len(t.Command)+len(t.FilePath))
+	}
+	if ev.Prompt != nil {
+		n += len(*ev.Prompt) + len(*ev.Prompt)/8
+	}
+	for _, f := range ev.Fields {
+		n += len(f.Key) + len(f.Value) + 4
+	}
+	return n
+}
+
+func writeData(o *wire.Object, ev *event.Event) {
 	o.Str("event", string(ev.Name))
 	o.Str("native_event", ev.Native)
 	o.Str("provider", ev.Provider)
@@ -37,9 +59,7 @@ func Data(ev *event.Event) []byte {
 		o.Str("tool_name", t.Name)
 		o.Str("tool_native_name", t.Native)
 		if t.MCP != nil {
-			m := &wire.Object{}
-			m.Str("server", t.MCP.Server).Str("tool", t.MCP.Tool)
-			o.Obj("mcp", m)
+			o.Nest("mcp", func(m *wire.Object) { m.Str("server", t.MCP.Server).Str("tool", t.MCP.Tool) })
 		}
 		if t.CallID != "" {
 			o.Str("tool_call_id", t.CallID)
@@ -66,19 +86,21 @@ func Data(ev *event.Event) []byte {
 	}
 	if ev.Prompt != nil {
 		o.Str("prompt", *ev.Prompt)
-		o.Raw("prompt_length", []byte(strconv.Itoa(len([]rune(*ev.Prompt)))))
+		o.Raw("prompt_length", []byte(strconv.Itoa(utf8.RuneCountInString(*ev.Prompt))))
 	}
 	for _, f := range ev.Fields {
 		o.Raw(f.Key, f.Value)
 	}
-	return o.Bytes()
 }
 
 // Envelope is the OpenHook 0.1 envelope a handler reads on stdin: source is
 // the provider id, data the canonical fields, extensions.hookshim the native
-// event, tool name and payload, untouched.
+// event, tool name and payload, untouched. It is written into one buffer of
+// the right size: with a large tool output it holds that output twice (in
+// data and in the payload), and any further copy would cost as much again.
 func Envelope(ev *event.Event, id string, now time.Time, version string) []byte {
 	o := &wire.Object{}
+	o.Grow(dataSize(ev) + len(ev.Raw) + 512 + 2*len(ev.ProjectDir))
 	o.Str("openhook", OpenHookVersion)
 	o.Str("id", id)
 	o.Str("source", ev.Provider)
@@ -88,22 +110,56 @@ func Envelope(ev *event.Event, id string, now time.Time, version string) []byte 
 	if dir := ev.ProjectDir; dir != "" {
 		o.Str("context", FileURI(dir))
 	}
-	o.Raw("data", Data(ev))
-	x := &wire.Object{}
-	x.Str("version", version)
-	x.Str("event", string(ev.Name))
-	x.Str("native_event", ev.Native)
-	if ev.Tool != nil {
-		x.Str("native_tool", ev.Tool.Native)
-	}
-	x.Raw("payload", ev.Raw)
-	ext := &wire.Object{}
-	ext.Obj("hookshim", x)
-	o.Obj("extensions", ext)
-	return o.Bytes()
+	o.Nest("data", func(d *wire.Object) { writeData(d, ev) })
+	o.Nest("extensions", func(ext *wire.Object) {
+		ext.Nest("hookshim", func(x *wire.Object) {
+			x.Str("version", version)
+			x.Str("event", string(ev.Name))
+			x.Str("native_event", ev.Native)
+			if ev.Tool != nil {
+				x.Str("native_tool", ev.Tool.Native)
+			}
+			x.Raw("payload", ev.Raw)
+		})
+	})
+	return o.Close()
 }
 
-// FileURI is the file:// URI of a directory.
+// FileURI is the file:// URI of a directory, escaped as net/url escapes a
+// path (written out here so that the hot path does not link net/url, whose
+// package initialization every call would pay for).
 func FileURI(dir string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
+	p := filepath.ToSlash(dir)
+	switch p {
+	case "":
+		return "file:"
+	case "*":
+		return "file://*"
+	}
+	b := make([]byte, 0, len("file://")+len(p)+16)
+	b = append(b, "file://"...)
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; pathByte(c) {
+			b = append(b, c)
+		} else {
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+		}
+	}
+	return string(b)
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// pathByte reports whether c stands for itself in a URL path (RFC 3986
+// unreserved characters and the sub-delimiters net/url leaves alone there).
+func pathByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '-', '_', '.', '~', '$', '&', '+', ',', '/', ':', ';', '=', '@':
+		return true
+	}
+	return false
 }

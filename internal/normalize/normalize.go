@@ -11,31 +11,33 @@ import (
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
 // Event normalizes payload p, which provider pr sent for native event spec.
 func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *event.Event {
+	r := reader{p: p, idx: wire.NewIndex(p.Raw)}
 	f := pr.Fields
 	ev := &event.Event{Provider: pr.ID, Native: spec.Native, Name: spec.Canonical, Raw: p.Raw}
-	ev.SessionID = p.Get(f.SessionID).String()
-	ev.Cwd = p.Get(f.Cwd).Str
-	ev.TranscriptPath = p.Get(f.Transcript).Str
-	if m := p.Get(f.Model); m.Type == gjson.String {
+	ev.SessionID = r.get(f.SessionID).String()
+	ev.Cwd = r.get(f.Cwd).Str
+	ev.TranscriptPath = r.get(f.Transcript).Str
+	if m := r.get(f.Model); m.Type == gjson.String {
 		ev.Model = m.Str
 	}
-	if name := p.Get(f.ToolName); name.Exists() || spec.Canonical.IsTool() {
-		ev.Tool = tool(pr, p, name.String(), ev.Name)
+	if name := r.get(f.ToolName); name.Exists() || spec.Canonical.IsTool() {
+		ev.Tool = tool(pr, r, name.String(), ev.Name)
 	}
-	if pr := p.Get(f.Prompt); pr.Exists() && f.Prompt != "" {
+	if pr := r.get(f.Prompt); pr.Exists() && f.Prompt != "" {
 		ev.Prompt = promptText(pr)
 		if pr.IsArray() {
 			ev.Set("prompt_parts", []byte(pr.Raw))
 		}
 	}
 	for native, canonical := range pr.Keep {
-		if r := p.Get(native); r.Exists() {
-			ev.Set(canonical, []byte(r.Raw))
+		if raw := r.raw(native); raw != nil {
+			ev.Set(canonical, raw)
 		}
 	}
 	if pr.Adjust != nil {
@@ -45,23 +47,53 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 	if ev.Tool != nil {
 		finishTool(pr, p, ev.Tool)
 	}
-	ev.ProjectDir = projectDir(pr, p, ev)
+	ev.ProjectDir = projectDir(pr, r, ev)
 	return ev
 }
 
-func tool(pr *provider.Provider, p provider.Payload, native string, name event.Name) *event.Tool {
+// reader reads the payload's fields through an index of its members, built
+// once: each field is then found without scanning the payload again, which
+// matters when it carries a large tool output. Paths the index does not
+// answer go to gjson.
+type reader struct {
+	p   provider.Payload
+	idx *wire.Index
+}
+
+func (r reader) get(path string) gjson.Result {
+	if path == "" {
+		return gjson.Result{}
+	}
+	if v, ok := r.idx.Get(path); ok {
+		return v
+	}
+	return r.p.Get(path)
+}
+
+// raw is the field's raw JSON, nil when absent; from the index it is a
+// slice of the payload, not a copy.
+func (r reader) raw(path string) []byte {
+	if path == "" {
+		return nil
+	}
+	if v, ok := r.idx.RawGet(path); ok {
+		return v
+	}
+	if v := r.p.Get(path); v.Exists() {
+		return []byte(v.Raw)
+	}
+	return nil
+}
+
+func tool(pr *provider.Provider, r reader, native string, name event.Name) *event.Tool {
 	f := pr.Fields
-	t := &event.Tool{Native: native, CallID: p.Get(f.ToolCallID).String()}
-	t.Input = objectOf(p.Get(f.ToolInput))
+	t := &event.Tool{Native: native, CallID: r.get(f.ToolCallID).String()}
+	t.Input = objectOf(r.raw(f.ToolInput))
 	switch name {
 	case event.ToolUseFailure:
-		if e := p.Get(f.ToolError); e.Exists() {
-			t.Error = []byte(e.Raw)
-		}
+		t.Error = r.raw(f.ToolError)
 	case event.AfterToolExecute:
-		if o := p.Get(f.ToolOutput); o.Exists() {
-			t.Output = []byte(o.Raw)
-		}
+		t.Output = r.raw(f.ToolOutput)
 	}
 	return t
 }
@@ -69,12 +101,12 @@ func tool(pr *provider.Provider, p provider.Payload, native string, name event.N
 // objectOf returns a tool input as a JSON object: tools that send it as a
 // JSON string (Copilot's toolArgs, Cursor's MCP input) are decoded, and
 // anything that is not an object becomes {} rather than an error.
-func objectOf(r gjson.Result) []byte {
-	if r.IsObject() {
-		return []byte(r.Raw)
+func objectOf(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '{' {
+		return raw
 	}
-	if r.Type == gjson.String {
-		if s := strings.TrimSpace(r.Str); gjson.Valid(s) {
+	if len(raw) > 0 && raw[0] == '"' {
+		if s := strings.TrimSpace(gjson.ParseBytes(raw).Str); gjson.Valid(s) {
 			if inner := gjson.Parse(s); inner.IsObject() {
 				return []byte(inner.Raw)
 			}
@@ -104,7 +136,9 @@ func finishTool(pr *provider.Provider, p provider.Payload, t *event.Tool) {
 		}
 	}
 	in := gjson.ParseBytes(t.Input)
-	if t.Command == "" {
+	// Only a shell tool's "command" is a command line: Kiro's fs_write
+	// calls the kind of write "command".
+	if t.Command == "" && t.Name == event.ToolShell {
 		for _, k := range []string{"command", "cmd", "command_line"} {
 			if c := in.Get(k); c.Type == gjson.String {
 				t.Command = c.Str
@@ -148,15 +182,15 @@ func promptText(r gjson.Result) *string {
 
 // projectDir is where the project's .openhook.json is searched from: the
 // tool's own project-dir variable, then its workspace roots, then cwd.
-func projectDir(pr *provider.Provider, p provider.Payload, ev *event.Event) string {
-	if p.Env != nil {
+func projectDir(pr *provider.Provider, r reader, ev *event.Event) string {
+	if r.p.Env != nil {
 		for _, name := range pr.ProjectDirEnv {
-			if v := p.Env(name); v != "" {
+			if v := r.p.Env(name); v != "" {
 				return v
 			}
 		}
 	}
-	if r := p.Get("workspace_roots.0"); r.Type == gjson.String && r.Str != "" {
+	if r := r.get("workspace_roots.0"); r.Type == gjson.String && r.Str != "" {
 		return r.Str
 	}
 	return ev.Cwd

@@ -1,12 +1,14 @@
-// Package once makes one hook call answer for its duplicates.
+// Package once makes the handlers run once for a tool call that reaches
+// hookshim several times.
 //
 // The same tool call can reach hookshim twice: Cursor runs its own
-// hooks.json and the .claude/settings.json hooks it imports, Copilot and
-// VS Code read Claude's file too, and a user may install at user and
-// project scope. The first call to claim a key runs the handlers and
-// publishes its answer; a duplicate waits for that answer and gives the
-// same one, so a policy runs once per tool call. The state is a few small
-// files in a per-user runtime directory, swept after a minute.
+// hooks.json and the .claude/settings.json hooks it imports, and fires both
+// preToolUse and beforeShellExecution for one shell command; Copilot and
+// VS Code read Claude's file too; a user may install at user and project
+// scope. The first call to claim a key runs the handlers and publishes
+// what they answered; a duplicate waits for that and encodes the same
+// answers for its own native event. The state is a few small files in a
+// per-user runtime directory, swept after a minute.
 package once
 
 import (
@@ -19,7 +21,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,13 +52,6 @@ func Key(parts ...string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-// Answer is a published answer.
-type Answer struct {
-	Stdout []byte
-	Stderr string
-	Exit   int
 }
 
 // Claim is a held or lost claim.
@@ -97,17 +91,13 @@ func Take(dir, key string, window time.Duration) (*Claim, error) {
 	return c, nil
 }
 
-// Publish stores the winner's answer for its duplicates.
-func (c *Claim) Publish(a Answer) error {
-	o := &wire.Object{}
-	o.Raw("exit", []byte(strconv.Itoa(a.Exit)))
-	o.Str("stdout", string(a.Stdout))
-	o.Str("stderr", a.Stderr)
+// Publish stores what the winner's handlers answered, as canonical JSON.
+func (c *Claim) Publish(results []byte) error {
 	tmp, err := os.CreateTemp(c.dir, ".answer-*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(o.Bytes()); err != nil {
+	if _, err := tmp.Write(results); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
@@ -116,16 +106,15 @@ func (c *Claim) Publish(a Answer) error {
 	return os.Rename(tmp.Name(), filepath.Join(c.dir, c.key+".answer"))
 }
 
-// Wait polls for the winner's answer until the deadline.
-func (c *Claim) Wait(deadline time.Time) (Answer, bool) {
+// Wait polls for the winner's results until the deadline.
+func (c *Claim) Wait(deadline time.Time) ([]byte, bool) {
 	path := filepath.Join(c.dir, c.key+".answer")
 	for {
 		if b, err := os.ReadFile(path); err == nil && gjson.ValidBytes(b) {
-			r := gjson.ParseBytes(b)
-			return Answer{Stdout: []byte(r.Get("stdout").Str), Stderr: r.Get("stderr").Str, Exit: int(r.Get("exit").Int())}, true
+			return b, true
 		}
 		if time.Now().After(deadline) {
-			return Answer{}, false
+			return nil, false
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -153,6 +153,7 @@ var Cursor = &Provider{
 	Adjust:        adjustCursor,
 	Encode:        encodeCursor,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
+	SplitEvents:   true,
 }
 
 // Events only Cursor sends under these names (Kiro also uses preToolUse,

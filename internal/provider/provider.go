@@ -72,6 +72,11 @@ type Provider struct {
 	// the tool's native config; nil when it cannot.
 	Install *Install
 
+	// SplitEvents: the tool fires a generic and a specific event for one
+	// action (Cursor: preToolUse and beforeShellExecution) and only one of
+	// them carries a tool call id, so duplicates are recognised by content.
+	SplitEvents bool
+
 	// ProjectDirEnv lists variables the tool sets to the project root.
 	ProjectDirEnv []string
 

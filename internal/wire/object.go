@@ -1,31 +1,105 @@
 // Package wire writes the small JSON documents hookshim emits: answers to
-// tools and envelopes for handlers.
+// tools and envelopes for handlers; and indexes the payloads it reads.
 package wire
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "unicode/utf8"
 
 // Quote encodes s as a JSON string, without HTML escaping, so that text
-// reaches handlers and tools exactly as written.
-func Quote(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+// reaches handlers and tools exactly as written. The bytes are those of
+// encoding/json with SetEscapeHTML(false); it is written out here because
+// the encoder's reflection costs more than the rest of a call's answer in
+// a process that lives for one call.
+func Quote(s string) []byte { return AppendQuote(make([]byte, 0, len(s)+2), s) }
+
+const hex = "0123456789abcdef"
+
+// AppendQuote appends s, quoted as Quote does, to dst.
+func AppendQuote(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			// Invalid UTF-8 becomes U+FFFD: the output is always valid JSON.
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but line terminators in JavaScript source.
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // Object builds one JSON object with keys in the order they are added, so
 // that answers are byte-stable (golden files) and carry no field the tool
 // did not ask for (Codex rejects unknown output fields).
 type Object struct {
-	b []byte
+	b    []byte
+	base int // where this object starts in b: a nested object shares its parent's buffer
+}
+
+// Grow makes room for n more bytes, so that an object of known size is
+// written without copying what it holds as it grows.
+func (o *Object) Grow(n int) {
+	if cap(o.b)-len(o.b) < n {
+		b := make([]byte, len(o.b), len(o.b)+n)
+		copy(b, o.b)
+		o.b = b
+	}
+}
+
+// key starts a field.
+func (o *Object) key(k string) {
+	if len(o.b) == o.base {
+		o.b = append(o.b, '{')
+	} else {
+		o.b = append(o.b, ',')
+	}
+	o.b = AppendQuote(o.b, k)
+	o.b = append(o.b, ':')
 }
 
 // Str adds a string field.
-func (o *Object) Str(k, v string) *Object { return o.Raw(k, Quote(v)) }
+func (o *Object) Str(k, v string) *Object {
+	o.key(k)
+	o.b = AppendQuote(o.b, v)
+	return o
+}
 
 // Bool adds a boolean field.
 func (o *Object) Bool(k string, v bool) *Object {
@@ -38,26 +112,44 @@ func (o *Object) Bool(k string, v bool) *Object {
 // Obj adds a nested object.
 func (o *Object) Obj(k string, v *Object) *Object { return o.Raw(k, v.Bytes()) }
 
+// Nest adds a nested object that fill writes in place, in this object's
+// buffer: a large nested object is not copied. fill must not use o.
+func (o *Object) Nest(k string, fill func(*Object)) *Object {
+	o.key(k)
+	inner := Object{b: o.b, base: len(o.b)}
+	fill(&inner)
+	if len(inner.b) == inner.base {
+		inner.b = append(inner.b, '{')
+	}
+	o.b = append(inner.b, '}')
+	return o
+}
+
 // Raw adds a field whose value is already JSON.
 func (o *Object) Raw(k string, v []byte) *Object {
-	if len(o.b) == 0 {
-		o.b = append(o.b, '{')
-	} else {
-		o.b = append(o.b, ',')
-	}
-	o.b = append(o.b, Quote(k)...)
-	o.b = append(o.b, ':')
+	o.key(k)
 	o.b = append(o.b, v...)
 	return o
 }
 
 // Len is the number of bytes written so far (0 for an empty object).
-func (o *Object) Len() int { return len(o.b) }
+func (o *Object) Len() int { return len(o.b) - o.base }
 
-// Bytes returns the object; an object with no fields is {}.
+// Bytes returns the object; an object with no fields is {}. It is a copy:
+// the object may be added to afterwards.
 func (o *Object) Bytes() []byte {
-	if len(o.b) == 0 {
+	if len(o.b) == o.base {
 		return []byte("{}")
 	}
-	return append(o.b[:len(o.b):len(o.b)], '}')
+	return append(o.b[o.base:len(o.b):len(o.b)], '}')
+}
+
+// Close returns the object like Bytes, without copying it: nothing may be
+// added to the object afterwards.
+func (o *Object) Close() []byte {
+	if len(o.b) == o.base {
+		return []byte("{}")
+	}
+	o.b = append(o.b, '}')
+	return o.b[o.base:]
 }

@@ -1,0 +1,53 @@
+package normalize_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/bench/benchdata"
+	"github.com/hookshim/hookshim/internal/normalize"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// FileURI escapes as net/url does.
+func TestFileURIIsNetURL(t *testing.T) {
+	paths := []string{"", "*", "/", "/home/user/my project", "/tmp/ü/日本", "C:/Users/x", "rel/a:b", "/a?b#c%d", "/x y+z&w=v;u,t@s$r!q'p(o)n*m[l]k{j}i|h\\g^f`e\"d<c>b~a"}
+	for c := 0; c < 256; c++ {
+		paths = append(paths, "/p"+string([]byte{byte(c)})+"q")
+	}
+	for _, p := range paths {
+		want := (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+		require.Equal(t, want, normalize.FileURI(p), "%q", p)
+	}
+}
+
+// The envelope holds the canonical data and the payload untouched, in one
+// valid document, whatever the payload's size.
+func TestEnvelopeHoldsDataAndPayload(t *testing.T) {
+	now := time.Date(2026, 11, 22, 7, 33, 49, 0, time.UTC)
+	for _, c := range append(benchdata.Small(), benchdata.Large(1<<20)...) {
+		ev := normalize.Event(c.Provider, c.Spec, c.Payload())
+		env := normalize.Envelope(ev, "id-1", now, "test")
+		require.True(t, json.Valid(env), c.Name)
+		data := normalize.Data(ev)
+		require.True(t, json.Valid(data), c.Name)
+		doc := gjson.ParseBytes(env)
+		require.Equal(t, string(data), doc.Get("data").Raw, c.Name)
+		require.Equal(t, string(bytes.TrimSpace(c.Raw)), doc.Get("extensions.hookshim.payload").Raw, c.Name)
+		var keys []string
+		doc.ForEach(func(k, _ gjson.Result) bool { keys = append(keys, k.Str); return true })
+		want := []string{"openhook", "id", "source", "type", "time", "session_id", "data", "extensions"}
+		if ev.ProjectDir != "" {
+			want = []string{"openhook", "id", "source", "type", "time", "session_id", "context", "data", "extensions"}
+		}
+		require.Equal(t, want, keys, c.Name)
+		require.Equal(t, "id-1", doc.Get("id").Str)
+		require.Equal(t, "2026-11-22T07:33:49Z", doc.Get("time").Str)
+		require.Equal(t, string(ev.Name), doc.Get("extensions.hookshim.event").Str)
+	}
+}

@@ -1,0 +1,69 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// stdQuote is what Quote must produce: encoding/json without HTML escaping.
+func stdQuote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+func TestQuoteIsEncodingJSON(t *testing.T) {
+	cases := []string{"", "plain", `"quoted" \ back`, "<html> & </html>", "tab\tnl\nret\rbs\bff\f",
+		"\x00\x01\x1f\x7f", "é ✓ 日本 😀", "\u2028\u2029", "bad \xff\xfe byte", "cut \xe2\x82", "C:\\build\\out"}
+	for c := 0; c < 256; c++ {
+		cases = append(cases, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"z")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		b := make([]byte, rng.IntN(40))
+		for j := range b {
+			b[j] = byte(rng.IntN(256))
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		require.Equal(t, string(stdQuote(s)), string(Quote(s)), "%q", s)
+	}
+}
+
+func FuzzQuote(f *testing.F) {
+	f.Add("a\"b\\c\n\u2028\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Quote(s), stdQuote(s); !bytes.Equal(got, want) {
+			t.Fatalf("Quote(%q) = %s, encoding/json says %s", s, got, want)
+		}
+	})
+}
+
+func TestObjectNest(t *testing.T) {
+	o := &Object{}
+	o.Grow(64)
+	o.Str("a", "1")
+	o.Nest("n", func(n *Object) {
+		n.Str("b", "2")
+		n.Nest("m", func(m *Object) { m.Bool("c", true) })
+		n.Nest("empty", func(*Object) {})
+	})
+	o.Raw("d", []byte(`[1]`))
+	copied := o.Bytes()
+	o.Str("e", "later")
+	require.Equal(t, `{"a":"1","n":{"b":"2","m":{"c":true},"empty":{}},"d":[1]}`, string(copied))
+	require.Equal(t, `{"a":"1","n":{"b":"2","m":{"c":true},"empty":{}},"d":[1],"e":"later"}`, string(o.Close()))
+	require.Equal(t, "{}", string((&Object{}).Close()))
+	require.Equal(t, "{}", string((&Object{}).Bytes()))
+	o2 := &Object{}
+	o2.Nest("x", func(n *Object) { n.Str("k", "v") })
+	require.Equal(t, `{"x":{"k":"v"}}`, string(o2.Bytes()))
+	require.Equal(t, 0, (&Object{}).Len())
+}
