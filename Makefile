@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump
+.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump bench bench-smoke
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -40,6 +40,15 @@ e2e: ## run hookshim inside the real clients of e2e/versions.json (npm installs 
 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh
+
+BENCH_PKGS := ./internal/detect ./internal/normalize ./internal/config ./internal/respond ./internal/cli
+
+bench: ## time one hook call against a minimal Go program and jq/Node hooks (hyperfine; bench/out/results.md)
+	bash bench/run.sh full
+
+bench-smoke: ## short benchmark for CI: fails only on an order-of-magnitude regression
+	$(GO) test -run '^$$' -bench . -benchtime 1x -short $(BENCH_PKGS)
+	bash bench/run.sh smoke
 
 clean: ## remove build output
 	rm -rf bin

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/tidwall/gjson"
@@ -181,20 +182,33 @@ type parser struct {
 	path string
 	data []byte
 	err  error
+
+	// at is where the last position was found: positions are asked for in
+	// document order, so each is counted on from the last one rather than
+	// from the top (which made parsing quadratic in the number of hooks).
+	at struct{ off, line, col int }
 }
 
 func (p *parser) lineCol(offset int) (int, int) {
 	if offset > len(p.data) {
 		offset = len(p.data)
 	}
-	line, col := 1, 1
-	for _, c := range string(p.data[:offset]) {
+	i, line, col := 0, 1, 1
+	if p.at.off > 0 && p.at.off <= offset {
+		i, line, col = p.at.off, p.at.line, p.at.col
+	}
+	for i < offset {
+		c, size := utf8.DecodeRune(p.data[i:offset])
 		if c == '\n' {
 			line++
 			col = 1
 		} else {
 			col++
 		}
+		i += size
+	}
+	if offset < len(p.data) && utf8.RuneStart(p.data[offset]) {
+		p.at.off, p.at.line, p.at.col = offset, line, col
 	}
 	return line, col
 }

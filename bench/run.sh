@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# The process benchmark: what one hook call costs, end to end, measured
+# with hyperfine against the floor of any Go hook (a program that reads its
+# stdin and prints {}), and against the jq and Node hooks people write today.
+#
+#   bench/run.sh          full run (make bench), about 5 minutes on 2 CPUs
+#   bench/run.sh smoke    short run for CI (make bench-smoke): fails only on
+#                         an order-of-magnitude regression, never on noise
+#
+# Commands are timed in rounds: each round runs every command a few times,
+# in an order rotated from the round before, so that a slow spell of a busy
+# machine falls on all of them alike. The report gives medians and ratios to
+# the floor, which carry from one machine to another; absolute times do not.
+#
+# Environment: BENCH_OUT (default bench/out) receives the raw hyperfine
+# exports and results.md; BENCH_ROUNDS and BENCH_RUNS override the rounds
+# and the runs per round.
+set -euo pipefail
+
+mode=${1:-full}
+case "$mode" in
+full) rounds=${BENCH_ROUNDS:-10} runs=${BENCH_RUNS:-10} big_runs=3 ;;
+smoke) rounds=${BENCH_ROUNDS:-3} runs=${BENCH_RUNS:-5} big_runs=2 ;;
+*)
+	echo "usage: bench/run.sh [full|smoke]" >&2
+	exit 2
+	;;
+esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${BENCH_OUT:-$root/bench/out}
+work=$(mktemp -d "${TMPDIR:-/tmp}/hookshim-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export PATH="$PATH:/usr/local/go/bin"
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# Tools come from Debian's packages, installed when missing.
+apt_updated=
+need() { # need COMMAND PACKAGE
+	command -v "$1" >/dev/null 2>&1 && return
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+		say "error: $1 is missing; install the Debian package $2"
+		exit 2
+	fi
+	say "installing $2"
+	if [ -z "$apt_updated" ]; then
+		apt-get update -qq >/dev/null
+		apt_updated=1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+}
+need hyperfine hyperfine
+need jq jq
+need /usr/bin/time time
+if [ "$mode" = full ] && ! command -v node >/dev/null 2>&1; then
+	say "error: node is missing (the Node peer needs it)"
+	exit 2
+fi
+
+# Build everything the way releases are built.
+say "building"
+bin=$work/bin
+mkdir -p "$bin"
+flags=(-trimpath -ldflags '-s -w')
+(
+	cd "$root"
+	export CGO_ENABLED=0
+	make -s build >/dev/null
+	cp bin/hookshim "$bin/hookshim"
+	go build "${flags[@]}" -o "$bin/floor" ./bench/floor
+	go build "${flags[@]}" -o "$bin/handler" ./bench/handler
+	go build -o "$bin/benchtool" ./bench/tool
+)
+"$bin/benchtool" gen -dir "$work" -handler "$bin/handler"
+
+# A clean environment: no user config, no tool variables, our own state.
+mkdir -p "$work/home" "$work/config" "$work/state" "$work/run"
+clean_env=(env -i "PATH=$PATH" "HOME=$work/home" "XDG_CONFIG_HOME=$work/config"
+	"XDG_STATE_HOME=$work/state" "XDG_RUNTIME_DIR=$work/run" "LANG=C.UTF-8")
+for p in "$work"/p/*/; do
+	"${clean_env[@]}" "$bin/hookshim" allow "$p.openhook.json" >/dev/null
+done
+
+# Each command runs as a tool runs a hook, through sh -c with the payload
+# on stdin. hyperfine starts it without a shell of its own (-N): its usual
+# correction for the shell's start-up is a mean subtracted from every run,
+# which turns runs on a busy machine into zeros. The shell's own cost is
+# measured instead, as the command "sh" (sh -c true, a builtin), and the
+# report subtracts its median.
+p=$work/p
+names=() cmds=() big=()
+add() { names+=("$1") cmds+=("$2"); }
+run() { echo "sh -c 'exec $1'"; }
+add sh "sh -c true"
+add floor "$(run "$bin/floor < $p/one/pre.json")"
+add no-match "$(run "$bin/hookshim run < $p/no-match/pre.json")"
+add one-handler "$(run "$bin/hookshim run < $p/one/pre.json")"
+add handler-alone "$(run "$bin/handler < $work/envelope.json")"
+if [ "$mode" = full ]; then
+	add eight-handlers "$(run "$bin/hookshim run < $p/eight/pre.json")"
+	add one-slow-handler "$(run "$bin/hookshim run < $p/one-slow/pre.json")"
+	add eight-slow-handlers "$(run "$bin/hookshim run < $p/eight-slow/pre.json")"
+	add jq-hook "$(run "$root/bench/peers/jq-hook.sh < $p/one/pre.json")"
+	add node-hook "$(run "node $root/bench/peers/node-hook.js < $p/one/pre.json")"
+fi
+small=${#names[@]}
+add floor-10MiB "$(run "$bin/floor < $p/no-match/post-10MiB.json")"
+add no-match-10MiB "$(run "$bin/hookshim run < $p/no-match/post-10MiB.json")"
+if [ "$mode" = full ]; then
+	add one-handler-10MiB "$(run "$bin/hookshim run < $p/post/post-10MiB.json")"
+	add handler-alone-10MiB "$(run "$bin/handler < $work/envelope-10MiB.json")"
+fi
+
+# Every command must do the job before it is timed: the deniers deny, the
+# no-match calls answer nothing, the floor answers {}.
+say "checking what each command answers"
+for i in "${!names[@]}"; do
+	got=$(eval "${clean_env[*]} ${cmds[$i]}")
+	case "${names[$i]}" in
+	sh) want='' ;;
+	floor*) want='{}' ;;
+	no-match* | *-10MiB) want='' ;; # PostToolUse: the handler has nothing to say
+	*) want=deny ;;
+	esac
+	case "$want" in
+	deny) [[ "$got" == *'"deny"'* ]] || {
+		say "error: ${names[$i]} did not deny: $got"
+		exit 2
+	} ;;
+	*) [ "$got" = "$want" ] || {
+		say "error: ${names[$i]} answered '$got', want '$want'"
+		exit 2
+	} ;;
+	esac
+done
+
+# Duplicate calls of one tool call share an answer (internal/once): clear the
+# claims before every run, so that each run is a new call.
+prepare="rm -rf $work/run/hookshim"
+
+rm -rf "$out/raw"
+mkdir -p "$out/raw"
+n=${#names[@]}
+# timed GROUP FIRST LAST RUNS WARMUP: one hyperfine call over commands
+# FIRST..LAST, in an order rotated by the round number.
+timed() {
+	local group=$1 first=$2 last=$3 nruns=$4 warm=$5 count=$(($3 - $2 + 1)) args=() k i
+	for k in $(seq 0 $((count - 1))); do
+		i=$((first + (k + r) % count))
+		args+=(-n "${names[$i]}" "${cmds[$i]}")
+	done
+	local base
+	base=$out/raw/round-$(printf %02d "$r")-$group
+	"${clean_env[@]}" hyperfine -N --style basic --warmup "$warm" --runs "$nruns" \
+		--prepare "$prepare" --export-json "$base.json" "${args[@]}" >"$base.log" 2>&1 || {
+		cat "$base.log" >&2
+		exit 2
+	}
+}
+for r in $(seq 1 "$rounds"); do
+	say "round $r/$rounds"
+	timed small 0 $((small - 1)) "$runs" 2
+	timed big "$small" $((n - 1)) "$big_runs" 1
+done
+
+# Peak memory: GNU time's maximum resident set size, alternating too.
+say "measuring max RSS"
+: >"$out/raw/rss.txt"
+rss_names=(floor no-match one-handler floor-10MiB no-match-10MiB)
+for r in $(seq 1 $((rounds < 5 ? 5 : rounds))); do
+	for i in "${!names[@]}"; do
+		for want in "${rss_names[@]}"; do
+			[ "${names[$i]}" = "$want" ] || continue
+			rm -rf "$work/run/hookshim"
+			kib=$(eval "${clean_env[*]} /usr/bin/time -f %M ${cmds[$i]}" 2>&1 >/dev/null | tail -1)
+			echo "$want $kib" >>"$out/raw/rss.txt"
+		done
+	done
+done
+
+cmdline="make bench"
+[ "$mode" = smoke ] && cmdline="make bench-smoke"
+status=0
+"$bin/benchtool" report -raw "$out/raw" -rss "$out/raw/rss.txt" -mode "$mode" \
+	-cmd "$cmdline  (bench/run.sh $mode: $rounds rounds x $runs runs, hyperfine $(hyperfine --version | cut -d' ' -f2))" \
+	>"$out/results.md" || status=$?
+cat "$out/results.md"
+exit "$status"
