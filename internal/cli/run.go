@@ -3,14 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -112,16 +113,25 @@ func readPayload(r io.Reader) ([]byte, error) {
 		}
 	}
 	type chunk struct {
-		b   []byte
+		all []byte // everything read so far
 		err error
 	}
 	ch := make(chan chunk, 1)
 	go func() {
+		// One buffer, doubled when full: a large payload is copied a few
+		// times at most. Each chunk hands over what was read so far; later
+		// reads only append beyond it, so it never changes under the reader.
+		buf := make([]byte, 0, 64<<10)
 		for {
-			buf := make([]byte, 64<<10)
-			n, err := r.Read(buf)
-			ch <- chunk{buf[:n], err}
-			if err != nil {
+			if len(buf) == cap(buf) {
+				grown := make([]byte, len(buf), 2*cap(buf))
+				copy(grown, buf)
+				buf = grown
+			}
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			ch <- chunk{buf, err}
+			if err != nil || len(buf) > MaxPayload {
 				return
 			}
 		}
@@ -134,7 +144,7 @@ func readPayload(r io.Reader) ([]byte, error) {
 	for {
 		select {
 		case c := <-ch:
-			data = append(data, c.b...)
+			data = c.all
 			if len(data) > MaxPayload {
 				return nil, fmt.Errorf("payload is larger than %d MiB; not read", MaxPayload>>20)
 			}
@@ -214,7 +224,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	if !gjson.ValidBytes(raw) {
 		return c.fail(fmt.Sprintf("payload is not JSON (%d bytes)", len(raw)))
 	}
-	if !gjson.ParseBytes(raw).IsObject() {
+	if first := bytes.TrimLeft(raw, " \t\r\n"); len(first) == 0 || first[0] != '{' {
 		return c.fail("payload is JSON but not an object")
 	}
 	if !utf8.Valid(raw) {
@@ -222,7 +232,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 		c.trace.notes = append(c.trace.notes, "payload had invalid UTF-8; replaced with U+FFFD")
 	}
-	p := provider.Payload{Raw: raw, Env: c.getenv}
+	p := provider.NewPayload(raw, c.getenv)
 	if c.flags.provider != "" && provider.Lookup(c.flags.provider) == nil {
 		c.trace.problems = append(c.trace.problems, fmt.Sprintf("unknown --provider %q (known: %s)", c.flags.provider, strings.Join(provider.IDs(), ", ")))
 	}
@@ -538,7 +548,8 @@ func skipSet(s string) map[string]bool {
 // newID is a random UUID v4, the envelope's idempotency key.
 func newID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])

@@ -17,7 +17,11 @@ import (
 
 // Event normalizes payload p, which provider pr sent for native event spec.
 func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *event.Event {
-	r := reader{p: p, idx: wire.NewIndex(p.Raw)}
+	idx := p.Top
+	if idx == nil {
+		idx = wire.NewIndex(p.Raw)
+	}
+	r := reader{p: p, idx: idx}
 	f := pr.Fields
 	ev := &event.Event{Provider: pr.ID, Native: spec.Native, Name: spec.Canonical, Raw: p.Raw}
 	ev.SessionID = r.get(f.SessionID).String()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -171,12 +172,24 @@ type Answer struct {
 type Payload struct {
 	Raw []byte
 	Env func(string) string
+	// Top indexes Raw's top-level members, so that the many lookups of
+	// detection and normalization do not each rescan a large payload; nil
+	// means plain gjson lookups.
+	Top *wire.Index
+}
+
+// NewPayload indexes raw for lookups.
+func NewPayload(raw []byte, env func(string) string) Payload {
+	return Payload{Raw: raw, Env: env, Top: wire.NewIndex(raw)}
 }
 
 // Get reads a field by gjson path.
 func (p Payload) Get(path string) gjson.Result {
 	if path == "" {
 		return gjson.Result{}
+	}
+	if r, ok := p.Top.Get(path); ok {
+		return r
 	}
 	return gjson.GetBytes(p.Raw, path)
 }
