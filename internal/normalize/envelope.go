@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"bytes"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -119,7 +120,7 @@ func Envelope(ev *event.Event, id string, now time.Time, version string) []byte 
 			if ev.Tool != nil {
 				x.Str("native_tool", ev.Tool.Native)
 			}
-			x.Raw("payload", ev.Raw)
+			x.Raw("payload", bytes.TrimSpace(ev.Raw)) // one line: some tools end theirs with a newline
 		})
 	})
 	return o.Close()

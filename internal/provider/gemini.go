@@ -140,6 +140,14 @@ var Gemini = &Provider{
 		"llm_response":          "llm_response",
 	},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
+		if ev.Prompt != nil {
+			// Gemini CLI 0.61.0 puts SessionStart's context (hookshim's own
+			// answer among it) before the prompt of BeforeAgent and
+			// AfterAgent as <hook_context> blocks (measured): policies see
+			// what the user typed; the payload keeps the whole text.
+			s := stripHookContext(*ev.Prompt)
+			ev.Prompt = &s
+		}
 		if spec.Native == "AfterTool" && ev.Tool != nil {
 			if e := p.Get("tool_response.error"); e.Exists() && e.Raw != "null" {
 				ev.Name = event.ToolUseFailure
@@ -221,4 +229,20 @@ func encodeGemini(spec *Spec, v *decision.Verdict) Answer {
 		top.Obj("hookSpecificOutput", hso)
 	}
 	return JSONOrEmpty(top)
+}
+
+// stripHookContext drops leading <hook_context>…</hook_context> blocks.
+func stripHookContext(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		if !strings.HasPrefix(t, "<hook_context>") {
+			return s
+		}
+		end := strings.Index(t, "</hook_context>")
+		if end < 0 {
+			return s
+		}
+		s = t[end+len("</hook_context>"):]
+		s = strings.TrimLeft(s, "\r\n")
+	}
 }

@@ -114,8 +114,17 @@ var Qwen = &Provider{
 		"web_fetch":         event.ToolWebFetch,
 		"agent":             event.ToolAgent,
 	},
-	SplitMCP:      splitDoubleUnderscore,
-	Keep:          qwenKeep,
+	SplitMCP: splitDoubleUnderscore,
+	Keep:     qwenKeep,
+	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
+		// After every tool result Qwen Code 0.24.4 fires UserPromptSubmit
+		// again with an empty prompt (measured): no user submitted
+		// anything, so prompt policies do not run again and their context
+		// is not injected twice.
+		if spec.Canonical == event.BeforePrompt && ev.Prompt != nil && *ev.Prompt == "" {
+			ev.Name = ""
+		}
+	},
 	Encode:        claudeStyle{explicitAllow: true}.encode,
 	Timeout:       60 * time.Second, // command hook default (docs: 60000 ms)
 	ProjectDirEnv: []string{"QWEN_PROJECT_DIR"},

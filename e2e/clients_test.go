@@ -1,0 +1,316 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/provider"
+)
+
+// client is one AI coding tool under test, driven headless against the
+// mock model with no account. How each is driven was measured on the
+// versions pinned in versions.json.
+type client struct {
+	name     string // key in versions.json
+	provider string // hookshim's provider id
+	scope    string // where `hookshim install` registers it: project or user
+	node     string // key in versions.json of the node package the client needs; "" for the system node
+	timeout  time.Duration
+
+	// configure writes the client's own settings into the run's HOME and
+	// project: model wiring, trust, telemetry and updates off. Never hooks:
+	// those are hookshim install's.
+	configure func(r *runDir) error
+	// env is the client's variables (model endpoint, dummy keys, switches).
+	env func(r *runDir) []string
+	// args is the headless command line.
+	args func(r *runDir) []string
+
+	// askBlocks: what the client does headless with an "ask" that hookshim
+	// passes through (only where the provider says the event can ask).
+	askBlocks bool
+	// textDelay holds back the mock model's text answers.
+	textDelay time.Duration
+}
+
+// clients are the tools under test, by versions.json key.
+var clients = map[string]*client{
+	"claude":   claude,
+	"gemini":   gemini,
+	"codex":    codex,
+	"copilot":  copilot,
+	"qwen":     qwen,
+	"kimi":     kimi,
+	"opencode": opencode,
+}
+
+// jsonFile renders v as an indented JSON file.
+func jsonFile(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return string(b) + "\n"
+}
+
+type obj = map[string]any
+
+// Claude Code: `claude -p` with stream-json; Bash allowed in the project's
+// settings.local.json (hookshim install owns settings.json), workspace
+// trust accepted in ~/.claude.json.
+var claude = &client{
+	name:     "claude",
+	provider: "claude-code",
+	scope:    "project",
+	timeout:  2 * time.Minute,
+	configure: func(r *runDir) error {
+		if err := r.write(filepath.Join(r.home, ".claude.json"), jsonFile(obj{
+			"hasCompletedOnboarding": true,
+			"projects":               obj{r.proj: obj{"hasTrustDialogAccepted": true}},
+		})); err != nil {
+			return err
+		}
+		return r.write(filepath.Join(r.proj, ".claude", "settings.local.json"), jsonFile(obj{
+			"permissions": obj{"allow": []string{"Bash"}},
+		}))
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"ANTHROPIC_BASE_URL=" + r.mock.URL,
+			"ANTHROPIC_API_KEY=sk-ant-e2e-dummy",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			"DISABLE_TELEMETRY=1",
+			"DISABLE_AUTOUPDATER=1",
+			"DISABLE_ERROR_REPORTING=1",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--max-turns", "5"}
+	},
+	// Measured with 2.1.330: -p answers an ask as a denial, the reason to the model.
+	askBlocks: true,
+}
+
+// Gemini CLI: `gemini -p` in yolo mode against GOOGLE_GEMINI_BASE_URL; the
+// project folder trusted (project hooks load only in a trusted folder).
+var gemini = &client{
+	name:     "gemini",
+	provider: "gemini-cli",
+	scope:    "project",
+	timeout:  3 * time.Minute,
+	configure: func(r *runDir) error {
+		if err := r.write(filepath.Join(r.home, ".gemini", "settings.json"), jsonFile(obj{
+			"general":   obj{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+			"privacy":   obj{"usageStatisticsEnabled": false},
+			"telemetry": obj{"enabled": false},
+			"security":  obj{"auth": obj{"selectedType": "gemini-api-key"}},
+		})); err != nil {
+			return err
+		}
+		return r.write(filepath.Join(r.home, ".gemini", "trustedFolders.json"), jsonFile(obj{r.proj: "TRUST_FOLDER"}))
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"GOOGLE_GEMINI_BASE_URL=" + r.mock.URL,
+			"GEMINI_API_KEY=e2e-dummy-key",
+			"GEMINI_CLI_NO_RELAUNCH=true",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"-p", prompt, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "--output-format", "stream-json"}
+	},
+}
+
+// Codex: `codex exec` against a custom provider speaking the Responses API;
+// the project trusted in CODEX_HOME/config.toml and hook review bypassed
+// (new hooks otherwise do not run until reviewed, silently); every
+// plugin, app and update sync off so it stays on loopback.
+var codex = &client{
+	name:     "codex",
+	provider: "codex",
+	scope:    "project",
+	timeout:  2 * time.Minute,
+	configure: func(r *runDir) error {
+		toml := fmt.Sprintf(`model = "mock-model"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = %q
+wire_api = "responses"
+env_key = "E2E_MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects.%q]
+trust_level = "trusted"
+
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+plugin_sharing = false
+in_app_updates = false
+
+[analytics]
+enabled = false
+`, r.mock.URL+"/v1", r.proj)
+		return r.write(filepath.Join(r.home, ".codex", "config.toml"), toml)
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"CODEX_HOME=" + filepath.Join(r.home, ".codex"),
+			"E2E_MOCK_API_KEY=e2e-dummy-key",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"exec", "--json", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt}
+	},
+}
+
+// Copilot CLI: `copilot -p` with its own-provider (BYOK) variables and
+// COPILOT_OFFLINE: no GitHub login.
+var copilot = &client{
+	name:     "copilot",
+	provider: "copilot-cli",
+	scope:    "project",
+	timeout:  3 * time.Minute,
+	configure: func(r *runDir) error {
+		return nil
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_BASE_URL=" + r.mock.URL + "/v1",
+			"COPILOT_PROVIDER_API_KEY=e2e-dummy-key",
+			"COPILOT_MODEL=mock-model",
+			"COPILOT_AUTO_UPDATE=false",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update", "--no-ask-user", "--output-format", "json"}
+	},
+	askBlocks: true,
+}
+
+// Qwen Code: `qwen -p` in yolo mode with the OpenAI-compatible auth.
+var qwen = &client{
+	name:     "qwen",
+	provider: "qwen-code",
+	scope:    "project",
+	timeout:  3 * time.Minute,
+	configure: func(r *runDir) error {
+		return r.write(filepath.Join(r.home, ".qwen", "settings.json"), jsonFile(obj{
+			"general":   obj{"disableAutoUpdate": true, "disableUpdateNag": true},
+			"privacy":   obj{"usageStatisticsEnabled": false},
+			"telemetry": obj{"enabled": false},
+		}))
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"OPENAI_BASE_URL=" + r.mock.URL + "/v1",
+			"OPENAI_API_KEY=e2e-dummy-key",
+			"OPENAI_MODEL=mock-model",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"-p", prompt, "--auth-type", "openai", "-m", "mock-model", "--approval-mode", "yolo", "--output-format", "stream-json"}
+	},
+	// Measured with 0.24.4: headless falls back to deny, reason to the model.
+	askBlocks: true,
+}
+
+// registerHooks puts hookshim into the client's native config with
+// `hookshim install`, as a user would: what install writes is what the
+// client is tested with.
+func registerHooks(r *runDir) (string, error) {
+	p := provider.Lookup(r.c.provider)
+	switch {
+	case p == nil:
+		return "", fmt.Errorf("hookshim has no provider %q", r.c.provider)
+	case !installCmd:
+		return "", fmt.Errorf("this hookshim has no install command")
+	case p.Install == nil:
+		return "", fmt.Errorf("hookshim install cannot register %s", p.ID)
+	}
+	return r.hookshim("install", "--provider", p.ID, "--scope", r.c.scope, "--dir", r.proj)
+}
+
+// Kimi Code: `kimi -p` (which never asks: its permission mode is forced to
+// auto) on Node >= 22.19, the model from KIMI_MODEL_* variables, hooks in
+// KIMI_CODE_HOME/config.toml (it has no project hook file). Its
+// PostToolUse hook is killed as soon as the model's next step ends
+// (measured with 2.1.0), so the mock holds its text answers back two
+// seconds to let hookshim's after-tool call finish and be seen, on a busy
+// machine too.
+var kimi = &client{
+	name:      "kimi",
+	provider:  "kimi-code",
+	scope:     "user",
+	node:      "node22",
+	timeout:   3 * time.Minute,
+	textDelay: 2 * time.Second,
+	configure: func(r *runDir) error {
+		return r.write(filepath.Join(r.home, ".kimi-code", "config.toml"), "telemetry = false\n")
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"KIMI_CODE_HOME=" + filepath.Join(r.home, ".kimi-code"),
+			"KIMI_MODEL_NAME=mock-model",
+			"KIMI_MODEL_API_KEY=e2e-dummy-key",
+			"KIMI_MODEL_PROVIDER_TYPE=openai",
+			"KIMI_MODEL_BASE_URL=" + r.mock.URL + "/v1",
+			"KIMI_DISABLE_TELEMETRY=1",
+			"KIMI_CODE_NO_AUTO_UPDATE=1",
+			"KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START=0",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"-p", prompt, "--output-format", "stream-json"}
+	},
+}
+
+// OpenCode: `opencode run` with a project opencode.json naming the mock as
+// an OpenAI-compatible provider. OpenCode has no command hooks: hookshim
+// install writes its bridge plugin into .opencode/plugins/. Updates, model
+// catalog fetches, sharing, LSP downloads and the startup npm install of
+// plugin dependencies are off.
+var opencode = &client{
+	name:     "opencode",
+	provider: "opencode",
+	scope:    "project",
+	timeout:  3 * time.Minute,
+	configure: func(r *runDir) error {
+		return r.write(filepath.Join(r.proj, "opencode.json"), jsonFile(obj{
+			"$schema": "https://opencode.ai/config.json",
+			"provider": obj{"mock": obj{
+				"npm":     "@ai-sdk/openai-compatible",
+				"name":    "Mock",
+				"options": obj{"baseURL": r.mock.URL + "/v1", "apiKey": "e2e-dummy-key"},
+				"models":  obj{"mock-model": obj{"name": "Mock Model", "tool_call": true}},
+			}},
+			"model":       "mock/mock-model",
+			"small_model": "mock/mock-model",
+			"autoupdate":  false,
+			"share":       "disabled",
+			"permission":  obj{"bash": "allow", "edit": "allow"},
+		}))
+	},
+	env: func(r *runDir) []string {
+		return []string{
+			"OPENCODE_DISABLE_AUTOUPDATE=1",
+			"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+			"OPENCODE_DISABLE_DEFAULT_PLUGINS=1",
+			"OPENCODE_DISABLE_MODELS_FETCH=1",
+			"OPENCODE_DISABLE_SHARE=1",
+			"OPENCODE_DISABLE_CLAUDE_CODE=1",
+			"OPENCODE_DISABLE_TERMINAL_TITLE=1",
+		}
+	},
+	args: func(r *runDir) []string {
+		return []string{"run", "--format", "json", "--print-logs", "-m", "mock/mock-model", prompt}
+	},
+}

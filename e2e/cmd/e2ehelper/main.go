@@ -1,0 +1,222 @@
+// Command e2ehelper is the end-to-end tests' companion program.
+//
+//	e2ehelper handler STEP ARG ...   a hookshim handler whose behaviour the test chooses
+//	e2ehelper mock [-log FILE] [-command CMD] [-lifetime DUR]
+//	                                 run the mock model alone, for debugging a client
+//	e2ehelper bump FILE              move every pin of versions.json FILE to the newest
+//	                                 version npm has (within "range" where one is set)
+//	e2ehelper install FILE CACHE NAME
+//	                                 install pin NAME of FILE into CACHE (once) and print
+//	                                 the path of its executable
+//
+// Handler steps run in order, after the envelope has been read from stdin:
+//
+//	record FILE     append the envelope (one line) to FILE
+//	stdout TEXT     print TEXT
+//	stderr TEXT     print TEXT on stderr
+//	sleep DURATION  sleep (a handler that hangs past its timeout)
+//	exit CODE       exit with CODE (a handler that crashes)
+//	rewrite CMD     answer {"updated_input": …}: the call's tool_input with its
+//	                command replaced by CMD (an argv array stays an array)
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/hookshim/hookshim/e2e/mockmodel"
+	"github.com/hookshim/hookshim/e2e/pins"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: e2ehelper handler STEP ARG ... | e2ehelper mock [-log FILE]")
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "handler":
+		os.Exit(handler(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	case "mock":
+		os.Exit(mock(os.Args[2:]))
+	case "bump":
+		os.Exit(bump(os.Args[2:]))
+	case "install":
+		os.Exit(install(os.Args[2:]))
+	}
+	fmt.Fprintf(os.Stderr, "e2ehelper: unknown command %q\n", os.Args[1])
+	os.Exit(2)
+}
+
+func handler(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	envelope, _ := io.ReadAll(stdin)
+	for i := 0; i+1 < len(args); i += 2 {
+		op, arg := args[i], args[i+1]
+		switch op {
+		case "record":
+			f, err := os.OpenFile(arg, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			// One write per envelope: parallel handlers do not interleave.
+			_, _ = f.Write(append(envelope, '\n'))
+			_ = f.Close()
+		case "stdout":
+			fmt.Fprint(stdout, arg)
+		case "stderr":
+			fmt.Fprint(stderr, arg)
+		case "sleep":
+			d, err := time.ParseDuration(arg)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			time.Sleep(d)
+		case "rewrite":
+			out, err := rewrite(envelope, arg)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			fmt.Fprint(stdout, out)
+		case "exit":
+			code, err := strconv.Atoi(arg)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			return code
+		default:
+			fmt.Fprintf(stderr, "e2ehelper: unknown handler step %q\n", op)
+			return 1
+		}
+	}
+	if len(args)%2 != 0 {
+		fmt.Fprintf(stderr, "e2ehelper: handler step %q has no argument\n", args[len(args)-1])
+		return 1
+	}
+	return 0
+}
+
+// rewrite answers with the envelope's tool input, its command replaced.
+func rewrite(envelope []byte, command string) (string, error) {
+	input := gjson.GetBytes(envelope, "data.tool_input")
+	if !input.IsObject() {
+		return "", fmt.Errorf("e2ehelper: the envelope has no tool_input object")
+	}
+	key := "command"
+	if !input.Get("command").Exists() && input.Get("cmd").Exists() {
+		key = "cmd"
+	}
+	var value any = command
+	if input.Get(key).IsArray() {
+		value = []string{"bash", "-lc", command}
+	}
+	updated, err := sjson.Set(input.Raw, key, value)
+	if err != nil {
+		return "", err
+	}
+	return `{"updated_input": ` + updated + `}`, nil
+}
+
+func mock(args []string) int {
+	fs := flag.NewFlagSet("mock", flag.ContinueOnError)
+	log := fs.String("log", "", "append one JSON line per request to this file")
+	command := fs.String("command", "touch marker.txt", "the shell command the model asks for")
+	lifetime := fs.Duration("lifetime", 10*time.Minute, "stop after this long")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	s, err := mockmodel.Start(mockmodel.Options{Command: *command, Log: *log, Lifetime: *lifetime})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(s.URL)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	select {
+	case <-sig:
+		s.Close()
+	case <-s.Done():
+	}
+	return 0
+}
+
+// bump asks npm for each pinned package's newest version and rewrites the
+// file.
+func bump(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(os.Stderr, "usage: e2ehelper bump e2e/versions.json")
+		return 2
+	}
+	path := args[0]
+	all, err := pins.Read(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	failed := false
+	for _, n := range pins.Names(all) {
+		p := all[n]
+		latest, err := pins.Newest(p)
+		switch {
+		case err != nil:
+			fmt.Printf("%-8s %s: cannot ask npm: %v\n", n, p.Package, err)
+			failed = true
+		case latest == p.Version:
+			fmt.Printf("%-8s %s %s (newest)\n", n, p.Package, p.Version)
+		default:
+			fmt.Printf("%-8s %s %s -> %s\n", n, p.Package, p.Version, latest)
+			p.Version = latest
+			all[n] = p
+		}
+	}
+	if err := pins.Write(path, all); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// install installs one pinned package into the cache folder and prints the
+// path of its executable.
+func install(args []string) int {
+	if len(args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: e2ehelper install e2e/versions.json CACHE NAME")
+		return 2
+	}
+	all, err := pins.Read(args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	p, ok := all[args[2]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "%s is not pinned in %s\n", args[2], args[0])
+		return 1
+	}
+	dir, err := pins.Install(args[1], args[2], p)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	bin, err := filepath.Abs(pins.BinPath(dir, p))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(bin)
+	return 0
+}

@@ -1,0 +1,177 @@
+// Package pins reads e2e/versions.json, the one list of the client versions
+// the end-to-end tests run, and installs a pinned package from npm into
+// .e2e/<name>/<version> (kept between runs).
+package pins
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Pin is one entry of versions.json.
+type Pin struct {
+	Package string `json:"package"`
+	Version string `json:"version"`
+	Bin     string `json:"bin,omitempty"`   // the executable the package installs
+	Range   string `json:"range,omitempty"` // Bump stays within this npm range (a major version)
+}
+
+// Read reads a versions.json.
+func Read(path string) (map[string]Pin, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p map[string]Pin
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return p, nil
+}
+
+// Write writes a versions.json: one entry per line, in name order.
+func Write(path string, pins map[string]Pin) error {
+	var out strings.Builder
+	out.WriteString("{\n")
+	names := Names(pins)
+	for i, n := range names {
+		line, err := json.Marshal(pins[n])
+		if err != nil {
+			return err
+		}
+		entry := strings.NewReplacer(`":"`, `": "`, `","`, `", "`).Replace(string(line))
+		fmt.Fprintf(&out, "  %q: %s", n, entry)
+		if i < len(names)-1 {
+			out.WriteString(",")
+		}
+		out.WriteString("\n")
+	}
+	out.WriteString("}\n")
+	return os.WriteFile(path, []byte(out.String()), 0o644)
+}
+
+// Names lists the pinned names in order.
+func Names(pins map[string]Pin) []string {
+	names := make([]string, 0, len(pins))
+	for n := range pins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var locks sync.Map // install folder -> *sync.Mutex
+
+// Install installs p into cache/<name>/<version> unless it is there already
+// and returns that folder. The folder is complete or absent, never
+// half-written: npm runs in a staging folder renamed at the end.
+func Install(cache, name string, p Pin) (string, error) {
+	dir := filepath.Join(cache, name, p.Version)
+	mu, _ := locks.LoadOrStore(dir, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	if _, err := os.Stat(filepath.Join(dir, ".installed")); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	stage, err := os.MkdirTemp(filepath.Dir(dir), "."+p.Version+".staging-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(stage)
+	if err := os.WriteFile(filepath.Join(stage, "package.json"), []byte(`{"private": true}`+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact",
+		p.Package+"@"+p.Version)
+	cmd.Dir = stage
+	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("npm install %s@%s: %v\n%s", p.Package, p.Version, err, out)
+	}
+	if err := os.WriteFile(filepath.Join(stage, ".installed"), []byte(p.Package+"@"+p.Version+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.Rename(stage, dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// BinPath is where an installed pin's executable is: node_modules/.bin for
+// a client, the package's own bin folder for a node package (which npm
+// does not link into .bin under its own name).
+func BinPath(dir string, p Pin) string {
+	if link := filepath.Join(dir, "node_modules", ".bin", p.Bin); exists(link) {
+		return link
+	}
+	return filepath.Join(dir, "node_modules", p.Package, "bin", p.Bin)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Newest is the newest published version of a pinned package (within its
+// range, if it has one), as npm reports it.
+func Newest(p Pin) (string, error) {
+	spec := p.Package
+	if p.Range != "" {
+		spec += "@" + p.Range
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "npm", "view", spec, "version", "--json").Output()
+	if err != nil {
+		return "", err
+	}
+	// One version is a JSON string; several (a range) an array.
+	var one string
+	if json.Unmarshal(out, &one) == nil && one != "" {
+		return one, nil
+	}
+	var many []string
+	if err := json.Unmarshal(out, &many); err != nil || len(many) == 0 {
+		return "", fmt.Errorf("unexpected answer from npm view: %s", strings.TrimSpace(string(out)))
+	}
+	best := ""
+	for _, v := range many {
+		if best == "" || Newer(v, best) {
+			best = v
+		}
+	}
+	return best, nil
+}
+
+// Newer compares dotted release versions numerically (22.23.3 > 22.9.0);
+// a pre-release is never newer.
+func Newer(a, b string) bool {
+	if strings.Contains(a, "-") {
+		return false
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, _ := strconv.Atoi(pa[i])
+		y, _ := strconv.Atoi(pb[i])
+		if x != y {
+			return x > y
+		}
+	}
+	return len(pa) > len(pb)
+}
