@@ -158,7 +158,6 @@ var Gemini = &Provider{
 	},
 	Encode:        encodeGemini,
 	ProjectDirEnv: []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD"},
-	Stderr:        true,
 }
 
 // geminiMCP splits MCP tool names. mcp_context (sent for every MCP call,

@@ -81,11 +81,6 @@ type Provider struct {
 	// ProjectDirEnv lists variables the tool sets to the project root.
 	ProjectDirEnv []string
 
-	// Stderr reports whether the tool surfaces stderr of a successful hook
-	// to the user without feeding it to the model, so hookshim may put its
-	// one-line warnings there.
-	Stderr bool
-
 	// TextStdout reports that the tool reads no JSON: stdout of a
 	// successful hook is plain text for the model (Kiro), so the encoder
 	// prints text there, never a JSON document.
