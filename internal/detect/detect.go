@@ -115,7 +115,7 @@ func (r Result) Explain() string {
 		}
 		fmt.Fprintf(&b, "  %-15s %3d  (payload %d, env %d, hint %d)\n", s.Provider.ID, s.Total(), s.Payload, s.Env, s.Hint)
 		for _, m := range s.Matched {
-			fmt.Fprintf(&b, "      %+d  %s\n", m.Weight, m.Desc)
+			fmt.Fprintf(&b, "      %+d  %s\n", m.Weight, m.Desc())
 		}
 		if s.Hint != 0 {
 			fmt.Fprintf(&b, "      %+d  --provider %s\n", s.Hint, r.Hint)

@@ -8,87 +8,151 @@ import (
 
 // Signal is one piece of evidence for a provider. Weight may be negative:
 // a field the tool never sends counts against it.
+//
+// Signals are plain data (a kind, a path, values) tested by one switch, and
+// described only when --explain asks: the provider tables are built at the
+// start of every hookshim process, so they must cost next to nothing.
 type Signal struct {
-	Desc   string // shown by --explain, e.g. `payload has "cursor_version"`
 	Weight int
 	Env    bool // evidence from the environment, not the payload
-	Test   func(p Payload) bool
+
+	kind   signalKind
+	path   string
+	values []string
+	typ    gjson.Type
+	desc   string               // When's description
+	test   func(p Payload) bool // When's test
 }
+
+type signalKind uint8
+
+const (
+	sigHas signalKind = iota
+	sigLacks
+	sigIs
+	sigPrefixed
+	sigOneOf
+	sigTyped
+	sigArray
+	sigObject
+	sigEnvSet
+	sigEnvIs
+	sigWhen
+)
 
 // Has: the payload has the field.
-func Has(path string, w int) Signal {
-	return Signal{Desc: `payload has "` + path + `"`, Weight: w, Test: func(p Payload) bool { return p.Get(path).Exists() }}
-}
+func Has(path string, w int) Signal { return Signal{Weight: w, kind: sigHas, path: path} }
 
 // Lacks: the payload does not have the field.
-func Lacks(path string, w int) Signal {
-	return Signal{Desc: `payload lacks "` + path + `"`, Weight: w, Test: func(p Payload) bool { return !p.Get(path).Exists() }}
-}
+func Lacks(path string, w int) Signal { return Signal{Weight: w, kind: sigLacks, path: path} }
 
 // Is: the field is the string value.
 func Is(path, value string, w int) Signal {
-	return Signal{Desc: path + ` is "` + value + `"`, Weight: w, Test: func(p Payload) bool {
-		r := p.Get(path)
-		return r.Type == gjson.String && r.Str == value
-	}}
+	return Signal{Weight: w, kind: sigIs, path: path, values: []string{value}}
 }
 
 // Prefixed: the field is a string starting with prefix.
 func Prefixed(path, prefix string, w int) Signal {
-	return Signal{Desc: path + ` starts with "` + prefix + `"`, Weight: w, Test: func(p Payload) bool {
-		r := p.Get(path)
-		return r.Type == gjson.String && strings.HasPrefix(r.Str, prefix)
-	}}
+	return Signal{Weight: w, kind: sigPrefixed, path: path, values: []string{prefix}}
 }
 
 // OneOf: the field is one of the string values.
 func OneOf(path string, w int, values ...string) Signal {
-	set := make(map[string]bool, len(values))
-	for _, v := range values {
-		set[v] = true
-	}
-	desc := path + " is one of " + summarize(values)
-	return Signal{Desc: desc, Weight: w, Test: func(p Payload) bool {
-		r := p.Get(path)
-		return r.Type == gjson.String && set[r.Str]
-	}}
+	return Signal{Weight: w, kind: sigOneOf, path: path, values: values}
 }
 
 // Typed: the field exists with the JSON type.
 func Typed(path string, t gjson.Type, w int) Signal {
-	return Signal{Desc: path + " is a " + typeName(t), Weight: w, Test: func(p Payload) bool {
-		r := p.Get(path)
-		return r.Exists() && r.Type == t && !(t == gjson.JSON && r.Raw == "")
-	}}
+	return Signal{Weight: w, kind: sigTyped, path: path, typ: t}
 }
 
 // Array: the field is a JSON array.
-func Array(path string, w int) Signal {
-	return Signal{Desc: path + " is an array", Weight: w, Test: func(p Payload) bool { return p.Get(path).IsArray() }}
-}
+func Array(path string, w int) Signal { return Signal{Weight: w, kind: sigArray, path: path} }
 
 // Object: the field is a JSON object.
-func Object(path string, w int) Signal {
-	return Signal{Desc: path + " is an object", Weight: w, Test: func(p Payload) bool { return p.Get(path).IsObject() }}
-}
+func Object(path string, w int) Signal { return Signal{Weight: w, kind: sigObject, path: path} }
 
 // EnvSet: the environment variable is set (weaker evidence: it leaks).
 func EnvSet(name string, w int) Signal {
-	return Signal{Desc: "env " + name + " is set", Weight: w, Env: true, Test: func(p Payload) bool {
-		return p.Env != nil && p.Env(name) != ""
-	}}
+	return Signal{Weight: w, Env: true, kind: sigEnvSet, path: name}
 }
 
 // EnvIs: the environment variable has the value.
 func EnvIs(name, value string, w int) Signal {
-	return Signal{Desc: "env " + name + "=" + value, Weight: w, Env: true, Test: func(p Payload) bool {
-		return p.Env != nil && p.Env(name) == value
-	}}
+	return Signal{Weight: w, Env: true, kind: sigEnvIs, path: name, values: []string{value}}
 }
 
 // When: a custom test.
 func When(desc string, w int, test func(p Payload) bool) Signal {
-	return Signal{Desc: desc, Weight: w, Test: test}
+	return Signal{Weight: w, kind: sigWhen, desc: desc, test: test}
+}
+
+// Test reports whether the evidence is there.
+func (s Signal) Test(p Payload) bool {
+	switch s.kind {
+	case sigHas:
+		return p.Get(s.path).Exists()
+	case sigLacks:
+		return !p.Get(s.path).Exists()
+	case sigIs:
+		r := p.Get(s.path)
+		return r.Type == gjson.String && r.Str == s.values[0]
+	case sigPrefixed:
+		r := p.Get(s.path)
+		return r.Type == gjson.String && strings.HasPrefix(r.Str, s.values[0])
+	case sigOneOf:
+		r := p.Get(s.path)
+		if r.Type != gjson.String {
+			return false
+		}
+		for _, v := range s.values {
+			if r.Str == v {
+				return true
+			}
+		}
+		return false
+	case sigTyped:
+		r := p.Get(s.path)
+		return r.Exists() && r.Type == s.typ && !(s.typ == gjson.JSON && r.Raw == "")
+	case sigArray:
+		return p.Get(s.path).IsArray()
+	case sigObject:
+		return p.Get(s.path).IsObject()
+	case sigEnvSet:
+		return p.Env != nil && p.Env(s.path) != ""
+	case sigEnvIs:
+		return p.Env != nil && p.Env(s.path) == s.values[0]
+	case sigWhen:
+		return s.test(p)
+	}
+	return false
+}
+
+// Desc describes the evidence, for --explain: e.g. `payload has "cursor_version"`.
+func (s Signal) Desc() string {
+	switch s.kind {
+	case sigHas:
+		return `payload has "` + s.path + `"`
+	case sigLacks:
+		return `payload lacks "` + s.path + `"`
+	case sigIs:
+		return s.path + ` is "` + s.values[0] + `"`
+	case sigPrefixed:
+		return s.path + ` starts with "` + s.values[0] + `"`
+	case sigOneOf:
+		return s.path + " is one of " + summarize(s.values)
+	case sigTyped:
+		return s.path + " is a " + typeName(s.typ)
+	case sigArray:
+		return s.path + " is an array"
+	case sigObject:
+		return s.path + " is an object"
+	case sigEnvSet:
+		return "env " + s.path + " is set"
+	case sigEnvIs:
+		return "env " + s.path + "=" + s.values[0]
+	}
+	return s.desc
 }
 
 func summarize(v []string) string {
