@@ -175,15 +175,7 @@ func geminiMCP(native string, p Payload) *event.MCP {
 			return &event.MCP{Server: server, Tool: tool}
 		}
 	}
-	rest, ok := strings.CutPrefix(native, "mcp_")
-	if !ok {
-		return nil
-	}
-	server, tool, ok := strings.Cut(rest, "_")
-	if !ok || server == "" || tool == "" {
-		return nil
-	}
-	return &event.MCP{Server: server, Tool: tool}
+	return splitSingleUnderscore(native, p)
 }
 
 // encodeGemini writes a verdict, already fitted to the event. The answer is

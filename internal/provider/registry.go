@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/hookshim/hookshim/internal/event"
 	"path/filepath"
 	"strings"
 )
@@ -93,4 +94,19 @@ func isISOTime(s string) bool {
 		}
 	}
 	return true
+}
+
+// splitSingleUnderscore splits mcp_<server>_<tool> (Gemini CLI, VS Code)
+// at the first underscore after the prefix: right unless the server name
+// has one.
+func splitSingleUnderscore(native string, _ Payload) *event.MCP {
+	rest, ok := strings.CutPrefix(native, "mcp_")
+	if !ok {
+		return nil
+	}
+	server, tool, ok := strings.Cut(rest, "_")
+	if !ok || server == "" || tool == "" {
+		return nil
+	}
+	return &event.MCP{Server: server, Tool: tool}
 }

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"strings"
-
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -119,7 +117,10 @@ var VSCode = &Provider{
 		"search_subagent":              event.ToolAgent,
 		"execution_subagent":           event.ToolAgent,
 	},
-	SplitMCP: splitVSCodeMCP,
+	// VS Code lowercases the server label and turns other characters into
+	// "_" (McpPrefixGenerator), so a server whose label has an underscore is
+	// split too early; the native name is kept either way.
+	SplitMCP: splitSingleUnderscore,
 	Keep: map[string]string{
 		"source":           "source",
 		"stop_hook_active": "stop_hook_active",
@@ -143,22 +144,6 @@ var VSCode = &Provider{
 		}
 	},
 	Encode: encodeVSCode,
-}
-
-// splitVSCodeMCP splits mcp_<server>_<tool>. VS Code lowercases the server
-// label and turns other characters into "_" (McpPrefixGenerator), so a
-// server whose label has an underscore is split too early; the native name
-// is kept either way.
-func splitVSCodeMCP(native string, _ Payload) *event.MCP {
-	rest, ok := strings.CutPrefix(native, "mcp_")
-	if !ok {
-		return nil
-	}
-	server, tool, ok := strings.Cut(rest, "_")
-	if !ok || server == "" || tool == "" {
-		return nil
-	}
-	return &event.MCP{Server: server, Tool: tool}
 }
 
 // encodeVSCode is the Claude dialect, except for Stop and SubagentStop,
