@@ -32,6 +32,7 @@ type File struct {
 	Hooks    []*Hook
 	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
 	Warnings []string // non-fatal problems, with positions
+	Content  []byte   // the file's bytes as read, for the trust check's hash
 }
 
 // Hook is one handler bound to one or more canonical events.
@@ -113,6 +114,7 @@ func Parse(path string, data []byte) (*File, error) {
 		path = abs
 	}
 	p := &parser{path: path, data: data}
+	content := data
 	data = trimBOM(data)
 	p.data = data
 	if !gjson.ValidBytes(data) {
@@ -122,7 +124,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if !doc.IsObject() {
 		return nil, p.errAt(doc, "the config must be a JSON object")
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), OnError: "allow"}
+	f := &File{Path: path, Dir: filepath.Dir(path), OnError: "allow", Content: content}
 	var version bool
 	var hooks gjson.Result
 	doc.ForEach(func(k, v gjson.Result) bool {

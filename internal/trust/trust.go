@@ -76,9 +76,14 @@ func (s Store) denyPath(path string) string  { return filepath.Join(s.Dir, "deny
 // and content, and the path and content of every project script its
 // commands reference. It also returns those scripts.
 func Digest(f *config.File) (string, []string, error) {
-	content, err := os.ReadFile(f.Path)
-	if err != nil {
-		return "", nil, err
+	// The bytes discovery parsed: the file is read once per call, and what
+	// is hashed is exactly what runs.
+	content := f.Content
+	if content == nil {
+		var err error
+		if content, err = os.ReadFile(f.Path); err != nil {
+			return "", nil, err
+		}
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%d\n", f.Path, len(content))
