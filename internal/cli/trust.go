@@ -32,6 +32,22 @@ func configArg(args []string) (string, error) {
 	return "", fmt.Errorf("no %s in %s or above", config.FileName, abs)
 }
 
+// trustArgs parses a trust command's flags and finds the config it is
+// about; code is -1 when the command should go on.
+func trustArgs(name string, args []string, stderr io.Writer) (path string, code int) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return "", 2
+	}
+	path, err := configArg(fs.Args())
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return "", 1
+	}
+	return path, -1
+}
+
 func trustStore(stderr io.Writer, getenv func(string) string) (trust.Store, bool) {
 	s, err := trust.DefaultStore(getenv)
 	if err != nil {
@@ -42,15 +58,9 @@ func trustStore(stderr io.Writer, getenv func(string) string) (trust.Store, bool
 }
 
 func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("allow", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	path, err := configArg(fs.Args())
-	if err != nil {
-		errorf(stderr, "%v", err)
-		return 1
+	path, code := trustArgs("allow", args, stderr)
+	if code >= 0 {
+		return code
 	}
 	f, err := config.Load(path)
 	if err != nil {
@@ -75,15 +85,9 @@ func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) strin
 }
 
 func cmdDeny(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("deny", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	path, err := configArg(fs.Args())
-	if err != nil {
-		errorf(stderr, "%v", err)
-		return 1
+	path, code := trustArgs("deny", args, stderr)
+	if code >= 0 {
+		return code
 	}
 	store, ok := trustStore(stderr, getenv)
 	if !ok {
@@ -101,15 +105,9 @@ func cmdTrust(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	if len(args) > 0 && args[0] == "status" {
 		args = args[1:]
 	}
-	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	path, err := configArg(fs.Args())
-	if err != nil {
-		errorf(stderr, "%v", err)
-		return 1
+	path, code := trustArgs("trust", args, stderr)
+	if code >= 0 {
+		return code
 	}
 	f, err := config.Load(path)
 	if err != nil {
