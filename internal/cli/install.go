@@ -453,7 +453,15 @@ func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) stri
 			_, reg, err := install.Plan(env, p, t, events)
 			where := env.Display(path)
 			if err != nil {
-				fmt.Fprintf(tw, "%s\t%s\t%s\tunreadable\t\n", p.ID, t.Scope, where)
+				// Only a file that does not parse is "unreadable"; anything
+				// else (a binary install could not recognise later...) is
+				// reported as it is, below the table.
+				state := "error"
+				var unreadable *install.UnreadableError
+				if errors.As(err, &unreadable) {
+					state = "unreadable"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", p.ID, t.Scope, where, state)
 				notes = append(notes, fmt.Sprintf("%s (%s): %v", p.ID, t.Scope, err))
 				status = 1
 				continue
