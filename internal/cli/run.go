@@ -207,7 +207,6 @@ type trace struct {
 	notes     []string
 	onError   string
 	untrusted []string
-	duplicate bool
 }
 
 // answer runs the pipeline: detect, normalize, run, respond. Every path
@@ -327,7 +326,6 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 			// Running the handlers now would overrun the tool's deadline.
 			return c.fail("this call duplicates one that did not answer in time")
 		}
-		c.trace.duplicate = true
 		c.trace.notes = append(c.trace.notes, "duplicate of a call already being answered: its handlers' answers are reused, not run again")
 	} else {
 		env := append(os.Environ(),
