@@ -14,7 +14,7 @@ import (
 // Command is the command line one entry runs.
 func Command(bin string, p *provider.Provider, event string) string {
 	id := p.ID
-	if sp := p.Install.SharedCommand[event]; sp != nil {
+	if sp, _ := p.Install.SharedCommand.Get(event); sp != nil {
 		id = sp.ID
 	}
 	var b strings.Builder
@@ -25,7 +25,7 @@ func Command(bin string, p *provider.Provider, event string) string {
 		b.WriteString(" --event ")
 		b.WriteString(shellQuote(event))
 	}
-	if t, ok := p.Install.EventTimeouts[event]; ok {
+	if t, ok := p.Install.EventTimeouts.Get(event); ok {
 		b.WriteString(" --timeout ")
 		b.WriteString(strconv.FormatFloat(t.Seconds(), 'f', -1, 64))
 	}
@@ -131,7 +131,7 @@ func ours(cmd string, p *provider.Provider) (call, bool) {
 		return c, true
 	}
 	for _, sp := range p.Install.SharedCommand {
-		if sp.ID == got.ID {
+		if sp.Value.ID == got.ID {
 			return c, true
 		}
 	}

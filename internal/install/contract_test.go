@@ -46,14 +46,14 @@ func TestTimeoutsMatchTheRuntime(t *testing.T) {
 		if p.Install.Timeout > 0 {
 			require.Equal(t, p.Install.Timeout, p.Timeout, "%s: Provider.Timeout differs from the timeout install writes", p.ID)
 		}
-		for ev := range p.Install.EventTimeouts {
-			require.NotNil(t, p.Spec(ev), "%s: EventTimeouts names %s, which is not an event", p.ID, ev)
+		for _, e := range p.Install.EventTimeouts {
+			require.NotNil(t, p.Spec(e.Event), "%s: EventTimeouts names %s, which is not an event", p.ID, e.Event)
 		}
-		for ev := range p.Install.Skip {
-			require.NotNil(t, p.Spec(ev), "%s: Skip names %s, which is not an event", p.ID, ev)
+		for _, e := range p.Install.Skip {
+			require.NotNil(t, p.Spec(e.Event), "%s: Skip names %s, which is not an event", p.ID, e.Event)
 		}
-		for ev := range p.Install.SharedCommand {
-			require.NotNil(t, p.Spec(ev), "%s: SharedCommand names %s, which is not an event", p.ID, ev)
+		for _, e := range p.Install.SharedCommand {
+			require.NotNil(t, p.Spec(e.Event), "%s: SharedCommand names %s, which is not an event", p.ID, e.Event)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // entry renders the template of f for one event.
-func entry(f provider.Format, command, event string, timeout time.Duration, toml bool) (string, error) {
+func entry(f *provider.Format, command, event string, timeout time.Duration, toml bool) (string, error) {
 	q := quoteJSON
 	if toml {
 		q = quoteTOML
@@ -33,7 +33,7 @@ func entry(f provider.Format, command, event string, timeout time.Duration, toml
 }
 
 // commandKeys are the places of the command in an entry.
-func commandKeys(f provider.Format) []string {
+func commandKeys(f *provider.Format) []string {
 	if len(f.CommandKeys) == 0 {
 		return []string{"command"}
 	}
@@ -42,7 +42,7 @@ func commandKeys(f provider.Format) []string {
 
 // eventTimeout is the timeout written for one event.
 func eventTimeout(p *provider.Provider, event string) time.Duration {
-	if t, ok := p.Install.EventTimeouts[event]; ok {
+	if t, ok := p.Install.EventTimeouts.Get(event); ok {
 		return t
 	}
 	return p.Install.Timeout
@@ -94,7 +94,7 @@ func Events(p *provider.Provider, asked []string) ([]string, error) {
 		if s.Canonical == "" || seen[s.Native] || !allowed(s.Native) {
 			continue
 		}
-		if _, skip := p.Install.Skip[s.Native]; skip {
+		if _, skip := p.Install.Skip.Get(s.Native); skip {
 			continue
 		}
 		seen[s.Native] = true

@@ -26,12 +26,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
 )
 
@@ -172,7 +171,7 @@ type want struct {
 	cmp    map[string]string // event -> entry as JSON, for comparison
 }
 
-func wanted(env Env, p *provider.Provider, f provider.Format, events []string) (want, error) {
+func wanted(env Env, p *provider.Provider, f *provider.Format, events []string) (want, error) {
 	w := want{events: events, entry: map[string]string{}, cmp: map[string]string{}}
 	isTOML := f.Layout == provider.LayoutTOMLTables
 	for _, ev := range events {
@@ -517,7 +516,7 @@ func (e *ConflictError) Error() string {
 // lines: where a command hides in code.
 func quotedStrings(text string) []string {
 	var out []string
-	for _, m := range quotedRE().FindAllString(text, -1) {
+	for _, m := range quotedRE.Get().FindAllString(text, -1) {
 		var v string
 		if json.Unmarshal([]byte(m), &v) == nil {
 			out = append(out, v)
@@ -531,4 +530,4 @@ func quotedStrings(text string) []string {
 	return out
 }
 
-var quotedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`) })
+var quotedRE = &lazy.Regexp{Expr: `"(?:[^"\\\n]|\\.)*"`}

@@ -27,10 +27,10 @@ type editor interface {
 // jsonEditor edits the JSON layouts.
 type jsonEditor struct {
 	d *jdoc
-	f provider.Format
+	f *provider.Format
 }
 
-func newJSONEditor(text string, f provider.Format, fresh bool) (*jsonEditor, error) {
+func newJSONEditor(text string, f *provider.Format, fresh bool) (*jsonEditor, error) {
 	if fresh {
 		skel := f.Skeleton
 		if skel == "" {
@@ -191,7 +191,7 @@ func (e *jsonEditor) remove(it item) error {
 
 // isSkeleton reports whether text is no more than the file hookshim would
 // start from: then a file left so by an uninstall is removed.
-func isSkeleton(text string, f provider.Format) bool {
+func isSkeleton(text string, f *provider.Format) bool {
 	skel := f.Skeleton
 	if skel == "" {
 		skel = "{}"

@@ -3,10 +3,9 @@ package install
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/pelletier/go-toml/v2"
 )
@@ -16,10 +15,9 @@ import (
 // and the user's other tables stay. go-toml/v2 validates the file before
 // and after every edit, and reads the tables hookshim looks at.
 
-// Compiled on first use: every hookshim call pays for package-level work.
 var (
-	tomlHooksHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`) })
-	tomlAnyHeader   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[`) })
+	tomlHooksHeader = &lazy.Regexp{Expr: `^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`}
+	tomlAnyHeader   = &lazy.Regexp{Expr: `^\s*\[`}
 )
 
 // checkTOML reports where a document stops being TOML.
@@ -64,10 +62,10 @@ func quoteTOML(s string) string {
 
 type tomlEditor struct {
 	s string
-	f provider.Format
+	f *provider.Format
 }
 
-func newTOMLEditor(text string, f provider.Format) (*tomlEditor, error) {
+func newTOMLEditor(text string, f *provider.Format) (*tomlEditor, error) {
 	if err := checkTOML(text); err != nil {
 		return nil, err
 	}
@@ -96,13 +94,13 @@ func (e *tomlEditor) blocks() []block {
 	lines := e.lines()
 	var out []block
 	for i := 0; i < len(lines); i++ {
-		if !tomlHooksHeader().MatchString(strings.TrimRight(lines[i], "\r\n")) {
+		if !tomlHooksHeader.Get().MatchString(strings.TrimRight(lines[i], "\r\n")) {
 			continue
 		}
 		b := block{first: i, last: i}
 		for j := i + 1; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
-			if tomlAnyHeader().MatchString(lines[j]) {
+			if tomlAnyHeader.Get().MatchString(lines[j]) {
 				break
 			}
 			if t != "" && !strings.HasPrefix(t, "#") {

@@ -6,7 +6,7 @@
 package normalize
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -39,15 +39,17 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 			ev.Set("prompt_parts", []byte(pr.Raw))
 		}
 	}
-	for native, canonical := range pr.Keep {
-		if raw := r.raw(native); raw != nil {
-			ev.Set(canonical, raw)
+	for _, keep := range pr.Keep {
+		for _, k := range keep {
+			if raw := r.raw(k.From); raw != nil {
+				ev.Set(k.To, raw)
+			}
 		}
 	}
 	if pr.Adjust != nil {
 		pr.Adjust(p, spec, ev)
 	}
-	sort.Slice(ev.Fields, func(i, j int) bool { return ev.Fields[i].Key < ev.Fields[j].Key })
+	slices.SortFunc(ev.Fields, func(a, b event.Field) int { return strings.Compare(a.Key, b.Key) })
 	if ev.Tool != nil {
 		finishTool(pr, p, ev.Tool)
 	}
@@ -123,7 +125,7 @@ func objectOf(raw []byte) []byte {
 // path out of the input, whatever the native keys.
 func finishTool(pr *provider.Provider, p provider.Payload, t *event.Tool) {
 	if t.Name == "" {
-		if canonical, ok := pr.Tools[t.Native]; ok {
+		if canonical, ok := pr.Tools.Get(t.Native); ok {
 			t.Name = canonical
 		} else if pr.SplitMCP != nil {
 			if m := pr.SplitMCP(t.Native, p); m != nil {

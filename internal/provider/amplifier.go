@@ -77,17 +77,17 @@ var Amplifier = &Provider{
 	Name:    "Amplifier",
 	Install: amplifierInstall,
 	Signals: []Signal{
-		When(`no event name in the payload, and timestamp is an ISO string ending in "Z"`, 4, func(p Payload) bool {
+		{Weight: 4, desc: `no event name in the payload, and timestamp is an ISO string ending in "Z"`, test: func(p Payload) bool {
 			ts := p.Get("timestamp")
 			return ts.Type == gjson.String && isISOTime(ts.Str) && ts.Str[len(ts.Str)-1] == 'Z' && amplifierNoEventName(p)
-		}),
-		When(`tool_result without an event name`, 2, func(p Payload) bool {
+		}},
+		{Weight: 2, desc: `tool_result without an event name`, test: func(p Payload) bool {
 			return p.Get("tool_result").Exists() && amplifierNoEventName(p)
-		}),
-		When(`trigger is "startup" or "resume" without an event name`, 2, func(p Payload) bool {
+		}},
+		{Weight: 2, desc: `trigger is "startup" or "resume" without an event name`, test: func(p Payload) bool {
 			t := p.Get("trigger").Str
 			return (t == "startup" || t == "resume") && amplifierNoEventName(p)
-		}),
+		}},
 		EnvSet("AMPLIFIER_HOOKS_DIR", 3),
 		EnvSet("AMPLIFIER_SESSION_ID", 2),
 	},
@@ -111,23 +111,23 @@ var Amplifier = &Provider{
 		ToolOutput: "tool_result",
 		Prompt:     "prompt",
 	},
-	Tools: map[string]string{
+	Tools: Renames{
 		// Amplifier's foundation tool modules (tool-bash, tool-filesystem,
 		// tool-search, tool-web, tool-task).
-		"bash":       event.ToolShell,
-		"read_file":  event.ToolFileRead,
-		"write_file": event.ToolFileWrite,
-		"edit_file":  event.ToolFileEdit,
-		"grep":       event.ToolSearch,
-		"glob":       event.ToolFind,
-		"web_search": event.ToolWebSearch,
-		"web_fetch":  event.ToolWebFetch,
-		"task":       event.ToolAgent,
+		{"bash", event.ToolShell},
+		{"read_file", event.ToolFileRead},
+		{"write_file", event.ToolFileWrite},
+		{"edit_file", event.ToolFileEdit},
+		{"grep", event.ToolSearch},
+		{"glob", event.ToolFind},
+		{"web_search", event.ToolWebSearch},
+		{"web_fetch", event.ToolWebFetch},
+		{"task", event.ToolAgent},
 	},
-	Keep: map[string]string{
-		"trigger":   "source",
-		"parent_id": "parent_session_id",
-	},
+	Keep: []Renames{{
+		{"trigger", "source"},
+		{"parent_id", "parent_session_id"},
+	}},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.SessionID == "" && p.Env != nil {
 			// Tool and prompt payloads drop the session; the executor

@@ -17,7 +17,7 @@ import "time"
 //     ends it, so hookshim has a group to itself.
 var amplifierInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".amplifier/hooks/hookshim", File: "hooks.json", Format: claudeFormat},
+		{Scope: ScopeProject, Dir: ".amplifier/hooks/hookshim", File: "hooks.json", Format: &claudeFormat},
 	},
 	Timeout:   30 * time.Second,
 	EventFlag: true,

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"time"
+
+	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/tidwall/gjson"
 )
@@ -56,9 +59,9 @@ var Claude = &Provider{
 		// prompt_id since v2.1.196; effort on tool-context events.
 		Has("prompt_id", 2),
 		Has("effort", 3),
-		When(`transcript_path is under "/.claude/projects/"`, 5, func(p Payload) bool {
+		{Weight: 5, desc: `transcript_path is under "/.claude/projects/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.claude/projects/")
-		}),
+		}},
 		OneOf("hook_event_name", 4, claudeOnlyEvents...),
 		OneOf("hook_event_name", 1, claudeFamilyEvents...),
 		OneOf("permission_mode", 1, "default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"),
@@ -68,13 +71,13 @@ var Claude = &Provider{
 		// Claude's are random version-4 UUIDs).
 		Has("timestamp", -3),
 		Has("turn_id", -2),
-		When(`transcript_path is null or under "/.codex/"`, -4, func(p Payload) bool {
+		{Weight: -4, desc: `transcript_path is null or under "/.codex/"`, test: func(p Payload) bool {
 			t := p.Get("transcript_path")
 			return t.Exists() && t.Type == gjson.Null || containsPath(t.Str, "/.codex/")
-		}),
-		When("session_id is a version-7 UUID", -2, func(p Payload) bool {
+		}},
+		{Weight: -2, desc: "session_id is a version-7 UUID", test: func(p Payload) bool {
 			return uuidVersion(p.Get("session_id").Str) == '7'
-		}),
+		}},
 		EnvIs("CLAUDECODE", "1", 2),
 		EnvSet("CLAUDE_CODE_SESSION_ID", 1),
 	},
@@ -130,32 +133,37 @@ var Claude = &Provider{
 	// Tool names from the hooks reference and the 2.1.330 tool schemas
 	// (sdk-tools.d.ts). Task is Agent's old name, MultiEdit an old tool
 	// that older versions still send.
-	Tools: map[string]string{
-		"Bash":         event.ToolShell,
-		"PowerShell":   event.ToolShell,
-		"Read":         event.ToolFileRead,
-		"Write":        event.ToolFileWrite,
-		"Edit":         event.ToolFileEdit,
-		"MultiEdit":    event.ToolFileEdit,
-		"NotebookEdit": event.ToolFileEdit,
-		"Grep":         event.ToolSearch,
-		"Glob":         event.ToolFind,
-		"WebSearch":    event.ToolWebSearch,
-		"WebFetch":     event.ToolWebFetch,
-		"Agent":        event.ToolAgent,
-		"Task":         event.ToolAgent,
+	Tools: Renames{
+		{"Bash", event.ToolShell},
+		{"PowerShell", event.ToolShell},
+		{"Read", event.ToolFileRead},
+		{"Write", event.ToolFileWrite},
+		{"Edit", event.ToolFileEdit},
+		{"MultiEdit", event.ToolFileEdit},
+		{"NotebookEdit", event.ToolFileEdit},
+		{"Grep", event.ToolSearch},
+		{"Glob", event.ToolFind},
+		{"WebSearch", event.ToolWebSearch},
+		{"WebFetch", event.ToolWebFetch},
+		{"Agent", event.ToolAgent},
+		{"Task", event.ToolAgent},
 	},
 	SplitMCP:      splitDoubleUnderscore,
-	Keep:          claudeKeep,
+	Keep:          []Renames{claudeKeep},
 	Adjust:        adjustClaudeDialect,
-	Encode:        claudeStyle{explicitAllow: true, exitBlock: claudeExitBlock}.encode,
+	Encode:        encodeClaude,
 	ProjectDirEnv: []string{"CLAUDE_PROJECT_DIR"},
+	Timeout:       30 * time.Second, // what claude_install.go writes
 }
 
 // claudeExitBlock are the events on which only exit 2 blocks: the hooks
 // reference gives TaskCompleted and TeammateIdle "exit code or continue:
 // false" and no JSON decision.
-var claudeExitBlock = map[string]bool{"TaskCompleted": true, "TeammateIdle": true}
+var claudeExitBlock = []string{"TaskCompleted", "TeammateIdle"}
+
+func encodeClaude(spec *Spec, v *decision.Verdict) Answer {
+	return claudeStyle{explicitAllow: true, exitBlock: claudeExitBlock}.encode(spec, v)
+}
 
 // Events only Claude Code sends (others reuse its common names). Codex
 // also sends PostCompact, and its source has StopFailure: those two are

@@ -17,8 +17,8 @@ import "time"
 //     --provider.
 var claudeInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".claude", File: "settings.json", Format: claudeFormat},
-		{Scope: ScopeUser, Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", File: "settings.json", Format: claudeFormat},
+		{Scope: ScopeProject, Dir: ".claude", File: "settings.json", Format: &claudeFormat},
+		{Scope: ScopeUser, Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", File: "settings.json", Format: &claudeFormat},
 	},
 	// Claude's own default is 600 s (30 s for UserPromptSubmit); a policy
 	// that needs longer than this is a policy that hangs the agent.
@@ -38,5 +38,7 @@ var claudeInstall = &Install{
 // claudeFormat is the settings.json layout shared by the Claude dialect.
 var claudeFormat = Format{
 	Layout: LayoutGroups,
-	Entry:  `{"type": "command", "command": {{command}}, "timeout": {{timeout}}}`,
+	Entry:  claudeEntry,
 }
+
+const claudeEntry = `{"type": "command", "command": {{command}}, "timeout": {{timeout}}}`

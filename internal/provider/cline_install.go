@@ -16,8 +16,8 @@ package provider
 //     not written.
 var clineInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".clinerules", File: "hooks", Format: clineFormat},
-		{Scope: ScopeUser, Dir: "Documents/Cline", File: "Hooks", Format: clineFormat},
+		{Scope: ScopeProject, Dir: ".clinerules", File: "hooks", Format: &clineFormat},
+		{Scope: ScopeUser, Dir: "Documents/Cline", File: "Hooks", Format: &clineFormat},
 	},
 	Events: []string{"TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"TaskComplete", "TaskCancel", "PreCompact", "Notification"},

@@ -3,7 +3,9 @@ package provider
 import (
 	"bytes"
 	"strings"
+	"time"
 
+	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
@@ -53,38 +55,38 @@ var Codex = &Provider{
 	Name:    "Codex",
 	Install: codexInstall,
 	Signals: []Signal{
-		When("turn_id on a tool, prompt or stop event", 4, func(p Payload) bool {
+		{Weight: 4, desc: "turn_id on a tool, prompt or stop event", test: func(p Payload) bool {
 			return p.Get("turn_id").Exists() && hookEventName(p) != "MessageDisplay"
-		}),
-		When("model on an event other than SessionStart", 2, func(p Payload) bool {
+		}},
+		{Weight: 2, desc: "model on an event other than SessionStart", test: func(p Payload) bool {
 			n := hookEventName(p)
 			return p.Get("model").Type == gjson.String && n != "" && n != "SessionStart" && !p.Get("cursor_version").Exists()
-		}),
+		}},
 		Is("tool_name", "apply_patch", 5),
 		// Tool call ids are OpenAI call ids, call_…
 		Prefixed("tool_use_id", "call_", 4),
-		When("transcript_path is null", 3, func(p Payload) bool {
+		{Weight: 3, desc: "transcript_path is null", test: func(p Payload) bool {
 			t := p.Get("transcript_path")
 			return t.Exists() && t.Type == gjson.Null
-		}),
-		When(`transcript_path is under "/.codex/sessions/"`, 5, func(p Payload) bool {
+		}},
+		{Weight: 5, desc: `transcript_path is under "/.codex/sessions/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.codex/sessions/")
-		}),
-		When("session_id is a version-7 UUID", 3, func(p Payload) bool {
+		}},
+		{Weight: 3, desc: "session_id is a version-7 UUID", test: func(p Payload) bool {
 			return uuidVersion(p.Get("session_id").Str) == '7'
-		}),
+		}},
 		Is("hook_event_name", "Interrupt", 5),
 		// What Codex never sends: a timestamp, Claude Code's ids and paths,
 		// a random (version-4) session id.
 		Has("timestamp", -3),
 		Prefixed("tool_use_id", "toolu_", -4),
 		Has("prompt_id", -3),
-		When(`transcript_path is under "/.claude/"`, -4, func(p Payload) bool {
+		{Weight: -4, desc: `transcript_path is under "/.claude/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.claude/")
-		}),
-		When("session_id is a version-4 UUID", -2, func(p Payload) bool {
+		}},
+		{Weight: -2, desc: "session_id is a version-4 UUID", test: func(p Payload) bool {
 			return uuidVersion(p.Get("session_id").Str) == '4'
-		}),
+		}},
 		EnvSet("CODEX_HOME", 1),
 	},
 	Events: []Spec{
@@ -111,12 +113,12 @@ var Codex = &Provider{
 	},
 	EventName: hookEventName,
 	Fields:    claudeFields,
-	Tools: map[string]string{
-		"Bash":        event.ToolShell,
-		"apply_patch": event.ToolFileEdit,
+	Tools: Renames{
+		{"Bash", event.ToolShell},
+		{"apply_patch", event.ToolFileEdit},
 	},
 	SplitMCP: splitDoubleUnderscore,
-	Keep:     claudeKeep,
+	Keep:     []Renames{claudeKeep},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		adjustClaudeDialect(p, spec, ev)
 		if ev.Tool != nil && ev.Tool.Native == "apply_patch" {
@@ -138,7 +140,8 @@ var Codex = &Provider{
 			ev.Set("turn_id", []byte(t.Raw))
 		}
 	},
-	Encode: claudeStyle{explicitAllow: false}.encode,
+	Encode:  encodeCodex,
+	Timeout: 30 * time.Second, // what codex_install.go writes
 }
 
 // patchPaths returns the files an apply_patch text touches, in order and
@@ -167,4 +170,10 @@ func patchPath(patch string) string {
 		return paths[0]
 	}
 	return ""
+}
+
+// encodeCodex answers in the Claude dialect. Codex has no explicit allow:
+// an allow is no opinion.
+func encodeCodex(spec *Spec, v *decision.Verdict) Answer {
+	return claudeStyle{}.encode(spec, v)
 }

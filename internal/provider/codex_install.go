@@ -23,11 +23,11 @@ import "time"
 //     its trust on the command, so moving the binary needs a new review.
 var codexInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".codex", File: "hooks.json", Format: claudeFormat},
-		{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "hooks.json", Format: claudeFormat},
+		{Scope: ScopeProject, Dir: ".codex", File: "hooks.json", Format: &claudeFormat},
+		{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "hooks.json", Format: &claudeFormat},
 	},
 	Timeout:       30 * time.Second,
-	EventTimeouts: map[string]time.Duration{"SessionEnd": 3 * time.Second, "Interrupt": 3 * time.Second},
+	EventTimeouts: PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
 	Binaries:      []string{"codex"},
 	Homes:         []string{".codex"},
 	Switches: []Switch{

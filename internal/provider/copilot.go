@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
@@ -61,23 +63,23 @@ var Copilot = &Provider{
 	Name:    "GitHub Copilot CLI",
 	Install: copilotInstall,
 	Signals: []Signal{
-		When("sessionId with an epoch-ms timestamp", 8, func(p Payload) bool {
+		{Weight: 8, desc: "sessionId with an epoch-ms timestamp", test: func(p Payload) bool {
 			return p.Get("sessionId").Type == gjson.String && p.Get("timestamp").Type == gjson.Number
-		}),
+		}},
 		Has("toolArgs", 3),
 		Has("toolResult", 3),
 		Is("hookName", "permissionRequest", 6),
-		When("ISO timestamp on a Copilot event, no permission_mode", 3, func(p Payload) bool {
-			return copilotPascal[hookEventName(p)] && isISOTime(p.Get("timestamp").Str) && !p.Get("permission_mode").Exists()
-		}),
-		When("ISO timestamp without transcript_path or tool_use_id", 5, func(p Payload) bool {
-			return copilotPascal[hookEventName(p)] && isISOTime(p.Get("timestamp").Str) &&
+		{Weight: 3, desc: "ISO timestamp on a Copilot event, no permission_mode", test: func(p Payload) bool {
+			return slices.Contains(copilotPascal, hookEventName(p)) && isISOTime(p.Get("timestamp").Str) && !p.Get("permission_mode").Exists()
+		}},
+		{Weight: 5, desc: "ISO timestamp without transcript_path or tool_use_id", test: func(p Payload) bool {
+			return slices.Contains(copilotPascal, hookEventName(p)) && isISOTime(p.Get("timestamp").Str) &&
 				!p.Get("transcript_path").Exists() && !p.Get("tool_use_id").Exists() && !p.Get("permission_mode").Exists()
-		}),
-		When(`transcript path is under "/.copilot/session-state/"`, 6, func(p Payload) bool {
+		}},
+		{Weight: 6, desc: `transcript path is under "/.copilot/session-state/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.copilot/session-state/") ||
 				containsPath(p.Get("transcriptPath").Str, "/.copilot/session-state/")
-		}),
+		}},
 		Object("tool_result", 4),
 		Has("stop_reason", 3),
 		Has("initial_prompt", 3),
@@ -134,78 +136,79 @@ var Copilot = &Provider{
 	},
 	// Runtime names (camelCase payloads) and the Claude names PascalCase
 	// payloads report instead (hooks reference, "Claude-format matchers").
-	Tools: map[string]string{
-		"bash":               event.ToolShell,
-		"powershell":         event.ToolShell,
-		"view":               event.ToolFileRead,
-		"create":             event.ToolFileWrite,
-		"edit":               event.ToolFileEdit,
-		"str_replace_editor": event.ToolFileEdit,
-		"apply_patch":        event.ToolFileEdit,
-		"grep":               event.ToolSearch,
-		"rg":                 event.ToolSearch,
-		"glob":               event.ToolFind,
-		"web_fetch":          event.ToolWebFetch,
-		"web_search":         event.ToolWebSearch,
-		"task":               event.ToolAgent,
-		"Bash":               event.ToolShell,
-		"Read":               event.ToolFileRead,
-		"Write":              event.ToolFileWrite,
-		"Edit":               event.ToolFileEdit,
-		"Grep":               event.ToolSearch,
-		"Glob":               event.ToolFind,
-		"WebFetch":           event.ToolWebFetch,
-		"WebSearch":          event.ToolWebSearch,
-		"Agent":              event.ToolAgent,
-		"Task":               event.ToolAgent,
+	Tools: Renames{
+		{"bash", event.ToolShell},
+		{"powershell", event.ToolShell},
+		{"view", event.ToolFileRead},
+		{"create", event.ToolFileWrite},
+		{"edit", event.ToolFileEdit},
+		{"str_replace_editor", event.ToolFileEdit},
+		{"apply_patch", event.ToolFileEdit},
+		{"grep", event.ToolSearch},
+		{"rg", event.ToolSearch},
+		{"glob", event.ToolFind},
+		{"web_fetch", event.ToolWebFetch},
+		{"web_search", event.ToolWebSearch},
+		{"task", event.ToolAgent},
+		{"Bash", event.ToolShell},
+		{"Read", event.ToolFileRead},
+		{"Write", event.ToolFileWrite},
+		{"Edit", event.ToolFileEdit},
+		{"Grep", event.ToolSearch},
+		{"Glob", event.ToolFind},
+		{"WebFetch", event.ToolWebFetch},
+		{"WebSearch", event.ToolWebSearch},
+		{"Agent", event.ToolAgent},
+		{"Task", event.ToolAgent},
 	},
 	SplitMCP: splitCopilotMCP,
-	Keep: map[string]string{
-		"source":                 "source",
-		"reason":                 "reason",
-		"initialPrompt":          "initial_prompt",
-		"initial_prompt":         "initial_prompt",
-		"transformedPrompt":      "transformed_prompt",
-		"stopReason":             "stop_reason",
-		"stop_reason":            "stop_reason",
-		"stop_hook_active":       "stop_hook_active",
-		"agentName":              "agent_name",
-		"agent_name":             "agent_name",
-		"agentDisplayName":       "agent_display_name",
-		"agent_display_name":     "agent_display_name",
-		"agentDescription":       "agent_description",
-		"agentId":                "agent_id",
-		"agent_id":               "agent_id",
-		"agentType":              "agent_type",
-		"agent_type":             "agent_type",
-		"parentAgentId":          "parent_agent_id",
-		"parent_agent_id":        "parent_agent_id",
-		"response":               "last_assistant_message",
-		"last_assistant_message": "last_assistant_message",
-		"errorContext":           "error_context",
-		"error_context":          "error_context",
-		"recoverable":            "recoverable",
-		"trigger":                "trigger",
-		"customInstructions":     "custom_instructions",
-		"custom_instructions":    "custom_instructions",
-		"message":                "message",
-		"title":                  "title",
-		"notification_type":      "notification_type",
-		"permissionSuggestions":  "permission_suggestions",
-	},
+	Keep: []Renames{{
+		{"source", "source"},
+		{"reason", "reason"},
+		{"initialPrompt", "initial_prompt"},
+		{"initial_prompt", "initial_prompt"},
+		{"transformedPrompt", "transformed_prompt"},
+		{"stopReason", "stop_reason"},
+		{"stop_reason", "stop_reason"},
+		{"stop_hook_active", "stop_hook_active"},
+		{"agentName", "agent_name"},
+		{"agent_name", "agent_name"},
+		{"agentDisplayName", "agent_display_name"},
+		{"agent_display_name", "agent_display_name"},
+		{"agentDescription", "agent_description"},
+		{"agentId", "agent_id"},
+		{"agent_id", "agent_id"},
+		{"agentType", "agent_type"},
+		{"agent_type", "agent_type"},
+		{"parentAgentId", "parent_agent_id"},
+		{"parent_agent_id", "parent_agent_id"},
+		{"response", "last_assistant_message"},
+		{"last_assistant_message", "last_assistant_message"},
+		{"errorContext", "error_context"},
+		{"error_context", "error_context"},
+		{"recoverable", "recoverable"},
+		{"trigger", "trigger"},
+		{"customInstructions", "custom_instructions"},
+		{"custom_instructions", "custom_instructions"},
+		{"message", "message"},
+		{"title", "title"},
+		{"notification_type", "notification_type"},
+		{"permissionSuggestions", "permission_suggestions"},
+	}},
 	Adjust:        adjustCopilot,
 	Encode:        encodeCopilot,
 	SetInput:      setCopilotInput,
 	ProjectDirEnv: []string{"COPILOT_PROJECT_DIR"},
+	Timeout:       30 * time.Second, // what copilot_install.go writes
 }
 
 // copilotPascal are the PascalCase event names Copilot sends in
 // hook_event_name (the VS Code compatible format).
-var copilotPascal = map[string]bool{
-	"SessionStart": true, "SessionEnd": true, "UserPromptSubmit": true, "PreToolUse": true,
-	"PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true, "Stop": true,
-	"SubagentStart": true, "SubagentStop": true, "ErrorOccurred": true, "PreCompact": true,
-	"Notification": true,
+var copilotPascal = []string{
+	"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse",
+	"PostToolUse", "PostToolUseFailure", "PermissionRequest", "Stop",
+	"SubagentStart", "SubagentStop", "ErrorOccurred", "PreCompact",
+	"Notification",
 }
 
 // copilotEventName reads the event from the few payloads that name it:

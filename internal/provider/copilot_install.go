@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"runtime"
 	"time"
 )
 
@@ -25,8 +24,8 @@ import (
 //     other shell's key is ignored there.
 var copilotInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".github/hooks", File: "hookshim.json", Format: copilotFormat},
-		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "hookshim.json", Format: copilotFormat},
+		{Scope: ScopeProject, Dir: ".github/hooks", File: "hookshim.json", Format: &copilotFormat},
+		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "hookshim.json", Format: &copilotFormat},
 	},
 	Timeout:   30 * time.Second,
 	EventFlag: true,
@@ -39,9 +38,6 @@ var copilotInstall = &Install{
 		"Copilot CLI loads repository hooks only in a trusted folder; the cloud agent reads .github/hooks from the default branch",
 	},
 }
-
-// copilotShell is the command key Copilot runs on this system.
-var copilotShell = map[bool]string{true: "powershell", false: "bash"}[runtime.GOOS == "windows"]
 
 var copilotFormat = Format{
 	Layout:      LayoutLists,

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
@@ -102,17 +103,17 @@ var Cursor = &Provider{
 	// preToolUse/postToolUse tool names (docs matcher list: Shell, Read,
 	// Write, Grep, Delete, Task, MCP:<tool>; StrReplace, Edit and Glob are
 	// seen in real sessions).
-	Tools: map[string]string{
-		"Shell":      event.ToolShell,
-		"Read":       event.ToolFileRead,
-		"Write":      event.ToolFileWrite,
-		"Edit":       event.ToolFileEdit,
-		"StrReplace": event.ToolFileEdit,
-		"Grep":       event.ToolSearch,
-		"Glob":       event.ToolFind,
-		"WebSearch":  event.ToolWebSearch,
-		"WebFetch":   event.ToolWebFetch,
-		"Task":       event.ToolAgent,
+	Tools: Renames{
+		{"Shell", event.ToolShell},
+		{"Read", event.ToolFileRead},
+		{"Write", event.ToolFileWrite},
+		{"Edit", event.ToolFileEdit},
+		{"StrReplace", event.ToolFileEdit},
+		{"Grep", event.ToolSearch},
+		{"Glob", event.ToolFind},
+		{"WebSearch", event.ToolWebSearch},
+		{"WebFetch", event.ToolWebFetch},
+		{"Task", event.ToolAgent},
 	},
 	SplitMCP: func(native string, p Payload) *event.MCP {
 		server := p.Get("mcp_server_name").Str
@@ -128,32 +129,33 @@ var Cursor = &Provider{
 		// not claim.
 		return &event.MCP{Server: server, Tool: tool}
 	},
-	Keep: map[string]string{
-		"status":                 "status",
-		"loop_count":             "loop_count",
-		"reason":                 "reason",
-		"trigger":                "trigger",
-		"failure_type":           "failure_type",
-		"is_interrupt":           "is_interrupt",
-		"composer_mode":          "composer_mode",
-		"is_background_agent":    "is_background_agent",
-		"subagent_type":          "agent_type",
-		"subagent_id":            "agent_id",
-		"parent_conversation_id": "parent_session_id",
-		"agent_transcript_path":  "agent_transcript_path",
-		"summary":                "last_assistant_message",
-		"task":                   "task",
-		"text":                   "text",
-		"attachments":            "attachments",
-		"duration":               "duration_ms",
-		"duration_ms":            "duration_ms",
-		"final_status":           "final_status",
-		"generation_id":          "turn_id",
-	},
+	Keep: []Renames{{
+		{"status", "status"},
+		{"loop_count", "loop_count"},
+		{"reason", "reason"},
+		{"trigger", "trigger"},
+		{"failure_type", "failure_type"},
+		{"is_interrupt", "is_interrupt"},
+		{"composer_mode", "composer_mode"},
+		{"is_background_agent", "is_background_agent"},
+		{"subagent_type", "agent_type"},
+		{"subagent_id", "agent_id"},
+		{"parent_conversation_id", "parent_session_id"},
+		{"agent_transcript_path", "agent_transcript_path"},
+		{"summary", "last_assistant_message"},
+		{"task", "task"},
+		{"text", "text"},
+		{"attachments", "attachments"},
+		{"duration", "duration_ms"},
+		{"duration_ms", "duration_ms"},
+		{"final_status", "final_status"},
+		{"generation_id", "turn_id"},
+	}},
 	Adjust:        adjustCursor,
 	Encode:        encodeCursor,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
 	SplitEvents:   true,
+	Timeout:       30 * time.Second, // what cursor_install.go writes
 }
 
 // Events only Cursor sends under these names (Kiro also uses preToolUse,

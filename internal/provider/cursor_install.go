@@ -21,14 +21,14 @@ import "time"
 //     itself (internal/once).
 var cursorInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".cursor", File: "hooks.json", Format: cursorFormat},
-		{Scope: ScopeUser, Dir: ".cursor", File: "hooks.json", Format: cursorFormat},
+		{Scope: ScopeProject, Dir: ".cursor", File: "hooks.json", Format: &cursorFormat},
+		{Scope: ScopeUser, Dir: ".cursor", File: "hooks.json", Format: &cursorFormat},
 	},
 	Timeout: 30 * time.Second,
-	SharedCommand: map[string]*Provider{
-		"preToolUse":  Claude,
-		"postToolUse": Claude,
-		"preCompact":  Claude,
+	SharedCommand: PerEvent[*Provider]{
+		{"preToolUse", Claude},
+		{"postToolUse", Claude},
+		{"preCompact", Claude},
 	},
 	Binaries: []string{"cursor", "cursor-agent"},
 	Homes:    []string{".cursor"},

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -29,54 +30,54 @@ var claudeFields = Fields{
 
 // claudeKeep are the per-event fields of the Claude dialect that handlers
 // see under the same name.
-var claudeKeep = map[string]string{
-	"source":                 "source",
-	"reason":                 "reason",
-	"trigger":                "trigger",
-	"message":                "message",
-	"title":                  "title",
-	"notification_type":      "notification_type",
-	"stop_hook_active":       "stop_hook_active",
-	"last_assistant_message": "last_assistant_message",
-	"agent_id":               "agent_id",
-	"agent_type":             "agent_type",
-	"agent_transcript_path":  "agent_transcript_path",
-	"custom_instructions":    "custom_instructions",
-	"compact_summary":        "compact_summary",
-	"permission_mode":        "permission_mode",
-	"error_details":          "error_details",
-	"is_interrupt":           "is_interrupt",
-	"duration_ms":            "duration_ms",
-	"permission_suggestions": "permission_suggestions",
-	"file_path":              "file_path",
-	"memory_type":            "memory_type",
-	"load_reason":            "load_reason",
-	"old_cwd":                "old_cwd",
-	"new_cwd":                "new_cwd",
-	"task_id":                "task_id",
-	"task_subject":           "task_subject",
-	"task_description":       "task_description",
-	"teammate_name":          "teammate_name",
-	"team_name":              "team_name",
-	"mcp_server_name":        "mcp_server_name",
+var claudeKeep = Renames{
+	{"source", "source"},
+	{"reason", "reason"},
+	{"trigger", "trigger"},
+	{"message", "message"},
+	{"title", "title"},
+	{"notification_type", "notification_type"},
+	{"stop_hook_active", "stop_hook_active"},
+	{"last_assistant_message", "last_assistant_message"},
+	{"agent_id", "agent_id"},
+	{"agent_type", "agent_type"},
+	{"agent_transcript_path", "agent_transcript_path"},
+	{"custom_instructions", "custom_instructions"},
+	{"compact_summary", "compact_summary"},
+	{"permission_mode", "permission_mode"},
+	{"error_details", "error_details"},
+	{"is_interrupt", "is_interrupt"},
+	{"duration_ms", "duration_ms"},
+	{"permission_suggestions", "permission_suggestions"},
+	{"file_path", "file_path"},
+	{"memory_type", "memory_type"},
+	{"load_reason", "load_reason"},
+	{"old_cwd", "old_cwd"},
+	{"new_cwd", "new_cwd"},
+	{"task_id", "task_id"},
+	{"task_subject", "task_subject"},
+	{"task_description", "task_description"},
+	{"teammate_name", "teammate_name"},
+	{"team_name", "team_name"},
+	{"mcp_server_name", "mcp_server_name"},
 	// Claude Code 2.1.330 (hooks reference v2.1.240): prompt_id and effort
 	// on most events, session_title on SessionStart, background work on
 	// Stop/SubagentStop, InstructionsLoaded's rule paths, and the MCP
 	// elicitation fields.
-	"prompt_id":         "prompt_id",
-	"effort":            "effort",
-	"session_title":     "session_title",
-	"background_tasks":  "background_tasks",
-	"session_crons":     "session_crons",
-	"globs":             "globs",
-	"trigger_file_path": "trigger_file_path",
-	"parent_file_path":  "parent_file_path",
-	"mode":              "mode",
-	"url":               "url",
-	"elicitation_id":    "elicitation_id",
-	"requested_schema":  "requested_schema",
-	"action":            "action",
-	"content":           "content",
+	{"prompt_id", "prompt_id"},
+	{"effort", "effort"},
+	{"session_title", "session_title"},
+	{"background_tasks", "background_tasks"},
+	{"session_crons", "session_crons"},
+	{"globs", "globs"},
+	{"trigger_file_path", "trigger_file_path"},
+	{"parent_file_path", "parent_file_path"},
+	{"mode", "mode"},
+	{"url", "url"},
+	{"elicitation_id", "elicitation_id"},
+	{"requested_schema", "requested_schema"},
+	{"action", "action"},
+	{"content", "content"},
 }
 
 // adjustClaudeDialect finishes normalization for the Claude dialect's
@@ -141,7 +142,7 @@ type claudeStyle struct {
 	// (Claude Code's TaskCompleted and TeammateIdle). The answer then
 	// exits 2 with the reason on stderr, and its JSON carries the same
 	// decision "block" and reason for versions that read it.
-	exitBlock map[string]bool
+	exitBlock []string
 }
 
 // encode writes a verdict in the Claude dialect. The verdict is already
@@ -247,7 +248,7 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 		top.Obj("hookSpecificOutput", hso)
 	}
 	ans := JSONOrEmpty(top)
-	if v.Decision == decision.Deny && cs.exitBlock[spec.Native] {
+	if v.Decision == decision.Deny && slices.Contains(cs.exitBlock, spec.Native) {
 		reason := v.Reason
 		if reason == "" {
 			reason = "blocked by policy"

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"time"
+
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -67,20 +69,20 @@ var Droid = &Provider{
 	Name:    "Factory Droid",
 	Install: droidInstall,
 	Signals: []Signal{
-		When(`transcript_path is under "/.factory/"`, 6, func(p Payload) bool {
+		{Weight: 6, desc: `transcript_path is under "/.factory/"`, test: func(p Payload) bool {
 			return containsPath(droidField(p, "transcript_path", "transcriptPath").Str, "/.factory/")
-		}),
+		}},
 		OneOf("permission_mode", 4, droidModes...),
 		OneOf("permissionMode", 4, droidModes...),
 		OneOf("tool_name", 4, "Execute", "Create", "ApplyPatch", "FetchUrl", "LS"),
-		When("hookEventName with a Claude-style event name", 2, func(p Payload) bool {
+		{Weight: 2, desc: "hookEventName with a Claude-style event name", test: func(p Payload) bool {
 			switch p.Get("hookEventName").Str {
 			case "PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop",
 				"SubagentStop", "PreCompact", "SessionStart", "SessionEnd":
 				return p.Get("sessionId").Exists()
 			}
 			return false
-		}),
+		}},
 		Has("timestamp", -3),
 		EnvSet("DROID_PROJECT_DIR", 3),
 		EnvSet("FACTORY_PROJECT_DIR", 2),
@@ -98,21 +100,21 @@ var Droid = &Provider{
 	},
 	EventName: func(p Payload) string { return droidField(p, "hook_event_name", "hookEventName").Str },
 	Fields:    claudeFields,
-	Tools: map[string]string{
-		"Execute":    event.ToolShell,
-		"Read":       event.ToolFileRead,
-		"Create":     event.ToolFileWrite,
-		"Edit":       event.ToolFileEdit,
-		"MultiEdit":  event.ToolFileEdit,
-		"ApplyPatch": event.ToolFileEdit,
-		"Grep":       event.ToolSearch,
-		"Glob":       event.ToolFind,
-		"WebSearch":  event.ToolWebSearch,
-		"FetchUrl":   event.ToolWebFetch,
-		"Task":       event.ToolAgent,
+	Tools: Renames{
+		{"Execute", event.ToolShell},
+		{"Read", event.ToolFileRead},
+		{"Create", event.ToolFileWrite},
+		{"Edit", event.ToolFileEdit},
+		{"MultiEdit", event.ToolFileEdit},
+		{"ApplyPatch", event.ToolFileEdit},
+		{"Grep", event.ToolSearch},
+		{"Glob", event.ToolFind},
+		{"WebSearch", event.ToolWebSearch},
+		{"FetchUrl", event.ToolWebFetch},
+		{"Task", event.ToolAgent},
 	},
 	SplitMCP: splitDoubleUnderscore,
-	Keep:     droidKeep,
+	Keep:     []Renames{claudeKeep, droidKeep},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		// The camelCase shape one adapter documents.
 		if ev.SessionID == "" {
@@ -130,28 +132,23 @@ var Droid = &Provider{
 	},
 	Encode:        encodeDroid,
 	ProjectDirEnv: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"},
+	Timeout:       30 * time.Second, // what droid_install.go writes
 }
 
 // Droid's permission_mode values (its autonomy levels).
 var droidModes = []string{"off", "spec", "auto-low", "auto-medium", "auto-high"}
 
-// droidKeep is Claude's keep map plus Droid's own per-event fields.
-var droidKeep = func() map[string]string {
-	m := map[string]string{
-		"message_id":          "message_id",
-		"previous_session_id": "previous_session_id",
-		"has_images":          "has_images",
-		"task_name":           "task_name",
-		"task_result":         "task_result",
-		"task_error":          "task_error",
-		"session_duration_ms": "session_duration_ms",
-		"message_count":       "message_count",
-	}
-	for k, v := range claudeKeep {
-		m[k] = v
-	}
-	return m
-}()
+// droidKeep are Droid's own per-event fields (beside Claude's).
+var droidKeep = Renames{
+	{"message_id", "message_id"},
+	{"previous_session_id", "previous_session_id"},
+	{"has_images", "has_images"},
+	{"task_name", "task_name"},
+	{"task_result", "task_result"},
+	{"task_error", "task_error"},
+	{"session_duration_ms", "session_duration_ms"},
+	{"message_count", "message_count"},
+}
 
 // droidField reads the snake_case key, else its camelCase twin.
 func droidField(p Payload, snake, camel string) gjson.Result {

@@ -14,8 +14,8 @@ import "time"
 //   - hooksDisabled in settings.json turns every hook off.
 var droidInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".factory", File: "hooks.json", Format: droidFormat},
-		{Scope: ScopeUser, Dir: ".factory", File: "hooks.json", Format: droidFormat},
+		{Scope: ScopeProject, Dir: ".factory", File: "hooks.json", Format: &droidFormat},
+		{Scope: ScopeUser, Dir: ".factory", File: "hooks.json", Format: &droidFormat},
 	},
 	Timeout: 30 * time.Second,
 	Switches: []Switch{
@@ -29,5 +29,5 @@ var droidInstall = &Install{
 var droidFormat = Format{
 	Layout:   LayoutGroups,
 	TopLevel: true,
-	Entry:    claudeFormat.Entry,
+	Entry:    claudeEntry,
 }

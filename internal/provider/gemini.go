@@ -2,6 +2,7 @@ package provider
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
@@ -55,16 +56,16 @@ var Gemini = &Provider{
 			"BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"),
 		// SessionStart, SessionEnd and Notification are Claude names too:
 		// Gemini's carry an ISO timestamp (createBaseInput), Claude's none.
-		When("timestamp is an ISO string on a shared event", 3, func(p Payload) bool {
+		{Weight: 3, desc: "timestamp is an ISO string on a shared event", test: func(p Payload) bool {
 			switch hookEventName(p) {
 			case "SessionStart", "SessionEnd", "Notification":
 				return isISOTime(p.Get("timestamp").Str)
 			}
 			return false
-		}),
-		When(`transcript_path is under "/.gemini/tmp/"`, 5, func(p Payload) bool {
+		}},
+		{Weight: 5, desc: `transcript_path is under "/.gemini/tmp/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.gemini/tmp/")
-		}),
+		}},
 		Has("mcp_context", 3),
 		// Qwen Code (a Gemini CLI fork) sends Claude's event names with an
 		// ISO timestamp and a permission_mode; Gemini never sends the latter.
@@ -110,35 +111,35 @@ var Gemini = &Provider{
 		Prompt:     "prompt",
 	},
 	// Built-in tool names of 0.61.0 (tool-names.ts).
-	Tools: map[string]string{
-		"run_shell_command": event.ToolShell,
-		"read_file":         event.ToolFileRead,
-		"read_many_files":   event.ToolFileRead,
-		"write_file":        event.ToolFileWrite,
-		"replace":           event.ToolFileEdit,
-		"grep_search":       event.ToolSearch,
-		"glob":              event.ToolFind,
+	Tools: Renames{
+		{"run_shell_command", event.ToolShell},
+		{"read_file", event.ToolFileRead},
+		{"read_many_files", event.ToolFileRead},
+		{"write_file", event.ToolFileWrite},
+		{"replace", event.ToolFileEdit},
+		{"grep_search", event.ToolSearch},
+		{"glob", event.ToolFind},
 		// Listing a directory discovers paths as glob does; the vocabulary
 		// has no closer name.
-		"list_directory":    event.ToolFind,
-		"google_web_search": event.ToolWebSearch,
-		"web_fetch":         event.ToolWebFetch,
-		"invoke_agent":      event.ToolAgent,
+		{"list_directory", event.ToolFind},
+		{"google_web_search", event.ToolWebSearch},
+		{"web_fetch", event.ToolWebFetch},
+		{"invoke_agent", event.ToolAgent},
 	},
 	SplitMCP: geminiMCP,
-	Keep: map[string]string{
-		"source":                "source",
-		"reason":                "reason",
-		"trigger":               "trigger",
-		"message":               "message",
-		"notification_type":     "notification_type",
-		"details":               "details",
-		"stop_hook_active":      "stop_hook_active",
-		"prompt_response":       "last_assistant_message",
-		"original_request_name": "original_request_name",
-		"llm_request":           "llm_request",
-		"llm_response":          "llm_response",
-	},
+	Keep: []Renames{{
+		{"source", "source"},
+		{"reason", "reason"},
+		{"trigger", "trigger"},
+		{"message", "message"},
+		{"notification_type", "notification_type"},
+		{"details", "details"},
+		{"stop_hook_active", "stop_hook_active"},
+		{"prompt_response", "last_assistant_message"},
+		{"original_request_name", "original_request_name"},
+		{"llm_request", "llm_request"},
+		{"llm_response", "llm_response"},
+	}},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.Prompt != nil {
 			// Gemini CLI 0.61.0 puts SessionStart's context (hookshim's own
@@ -158,6 +159,7 @@ var Gemini = &Provider{
 	},
 	Encode:        encodeGemini,
 	ProjectDirEnv: []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD"},
+	Timeout:       30 * time.Second, // what gemini_install.go writes
 }
 
 // geminiMCP splits MCP tool names. mcp_context (sent for every MCP call,

@@ -16,12 +16,12 @@ import "time"
 //     per chunk slows streaming down, so it is registered only on request.
 var geminiInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".gemini", File: "settings.json", Format: geminiFormat},
-		{Scope: ScopeUser, Dir: ".gemini", File: "settings.json", Format: geminiFormat},
+		{Scope: ScopeProject, Dir: ".gemini", File: "settings.json", Format: &geminiFormat},
+		{Scope: ScopeUser, Dir: ".gemini", File: "settings.json", Format: &geminiFormat},
 	},
 	Timeout: 30 * time.Second,
-	Skip: map[string]string{
-		"AfterModel": "fires once per streamed chunk",
+	Skip: PerEvent[string]{
+		{"AfterModel", "fires once per streamed chunk"},
 	},
 	Binaries: []string{"gemini"},
 	Homes:    []string{".gemini"},

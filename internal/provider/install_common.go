@@ -38,7 +38,7 @@ type Target struct {
 	File string
 
 	// Format says how entries are laid out in the file.
-	Format Format
+	Format *Format
 
 	// Mode is the permission of a file install creates; 0 means 0644
 	// (0755 for scripts).
@@ -119,15 +119,4 @@ type Switch struct {
 	At  Target
 	Key string
 	Off any
-}
-
-// init lets a provider without a Timeout of its own take the one its
-// install description writes, so handler deadlines are clipped to what
-// the tool really allows.
-func init() {
-	for _, p := range All {
-		if p.Install != nil && p.Timeout == 0 && p.Install.Timeout > 0 {
-			p.Timeout = p.Install.Timeout
-		}
-	}
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"time"
+
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -64,12 +66,12 @@ var Kimi = &Provider{
 		Has("session_title", 3),
 		Prefixed("session_id", "session_", 2),
 		OneOf("hook_event_name", 4, kimiOnlyEvents...),
-		When("prompt is content parts on UserPromptSubmit", 3, func(p Payload) bool {
+		{Weight: 3, desc: "prompt is content parts on UserPromptSubmit", test: func(p Payload) bool {
 			return hookEventName(p) == "UserPromptSubmit" && p.Get("prompt").IsArray()
-		}),
-		When("tool_output is a string on PostToolUse", 2, func(p Payload) bool {
+		}},
+		{Weight: 2, desc: "tool_output is a string on PostToolUse", test: func(p Payload) bool {
 			return hookEventName(p) == "PostToolUse" && p.Get("tool_output").Type == gjson.String
-		}),
+		}},
 		Has("transcript_path", -3),
 		Has("permission_mode", -3),
 	},
@@ -108,47 +110,48 @@ var Kimi = &Provider{
 		ToolError:  "error",
 		Prompt:     "prompt",
 	},
-	Tools: map[string]string{
-		"Bash":          event.ToolShell,
-		"Read":          event.ToolFileRead,
-		"ReadMediaFile": event.ToolFileRead,
-		"Write":         event.ToolFileWrite,
-		"Edit":          event.ToolFileEdit,
-		"Grep":          event.ToolSearch,
-		"Glob":          event.ToolFind,
-		"WebSearch":     event.ToolWebSearch,
-		"FetchURL":      event.ToolWebFetch,
-		"Agent":         event.ToolAgent,
+	Tools: Renames{
+		{"Bash", event.ToolShell},
+		{"Read", event.ToolFileRead},
+		{"ReadMediaFile", event.ToolFileRead},
+		{"Write", event.ToolFileWrite},
+		{"Edit", event.ToolFileEdit},
+		{"Grep", event.ToolSearch},
+		{"Glob", event.ToolFind},
+		{"WebSearch", event.ToolWebSearch},
+		{"FetchURL", event.ToolWebFetch},
+		{"Agent", event.ToolAgent},
 	},
 	SplitMCP: splitDoubleUnderscore,
-	Keep: map[string]string{
-		"source":                "source",
-		"reason":                "reason",
-		"trigger":               "trigger",
-		"stop_hook_active":      "stop_hook_active",
-		"client_type":           "client_type",
-		"session_title":         "session_title",
-		"profile":               "profile",
-		"is_steer":              "is_steer",
-		"agent_name":            "agent_type",
-		"response":              "last_assistant_message",
-		"error_type":            "error_type",
-		"error_message":         "error_message",
-		"turn_id":               "turn_id",
-		"token_count":           "token_count",
-		"estimated_token_count": "estimated_token_count",
-		"notification_type":     "notification_type",
-		"title":                 "title",
-		"body":                  "message",
-		"severity":              "severity",
-		"sink":                  "sink",
-		"source_kind":           "source_kind",
-		"source_id":             "source_id",
-		"agent_id":              "agent_id",
-		"action":                "action",
-		"display":               "display",
-	},
-	Encode: encodeKimi,
+	Keep: []Renames{{
+		{"source", "source"},
+		{"reason", "reason"},
+		{"trigger", "trigger"},
+		{"stop_hook_active", "stop_hook_active"},
+		{"client_type", "client_type"},
+		{"session_title", "session_title"},
+		{"profile", "profile"},
+		{"is_steer", "is_steer"},
+		{"agent_name", "agent_type"},
+		{"response", "last_assistant_message"},
+		{"error_type", "error_type"},
+		{"error_message", "error_message"},
+		{"turn_id", "turn_id"},
+		{"token_count", "token_count"},
+		{"estimated_token_count", "estimated_token_count"},
+		{"notification_type", "notification_type"},
+		{"title", "title"},
+		{"body", "message"},
+		{"severity", "severity"},
+		{"sink", "sink"},
+		{"source_kind", "source_kind"},
+		{"source_id", "source_id"},
+		{"agent_id", "agent_id"},
+		{"action", "action"},
+		{"display", "display"},
+	}},
+	Encode:  encodeKimi,
+	Timeout: 30 * time.Second, // what kimi_install.go writes
 }
 
 // Events only Kimi Code sends.

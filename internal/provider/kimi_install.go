@@ -16,7 +16,7 @@ import "time"
 //     text, and a config.toml install creates is readable by its owner only.
 var kimiInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeUser, Dir: ".kimi-code", DirEnv: "KIMI_CODE_HOME", File: "config.toml", Format: kimiFormat, Mode: 0o600},
+		{Scope: ScopeUser, Dir: ".kimi-code", DirEnv: "KIMI_CODE_HOME", File: "config.toml", Format: &kimiFormat, Mode: 0o600},
 	},
 	Timeout:  30 * time.Second,
 	Binaries: []string{"kimi"},

@@ -64,18 +64,18 @@ var Kiro = &Provider{
 		OneOf("hook_event_name", 3, "preToolUse", "postToolUse", "stop"),
 		OneOf("tool_name", 4, "execute_bash", "execute_cmd", "execute_pwsh", "fs_read", "fs_write",
 			"fs_append", "str_replace", "use_aws", "use_subagent"),
-		When(`tool_name is an MCP tool "@server/tool"`, 3, func(p Payload) bool {
+		{Weight: 3, desc: `tool_name is an MCP tool "@server/tool"`, test: func(p Payload) bool {
 			return kiroMCP(p.Get("tool_name").Str, p) != nil
-		}),
+		}},
 		Prefixed("session_id", "sess_", 3),
-		When("Claude-style event name with none of Claude Code's own fields", 1, func(p Payload) bool {
+		{Weight: 1, desc: "Claude-style event name with none of Claude Code's own fields", test: func(p Payload) bool {
 			switch hookEventName(p) {
 			case "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop":
 				return !p.Get("transcript_path").Exists() && !p.Get("permission_mode").Exists() &&
 					!p.Get("timestamp").Exists() && !p.Get("tool_use_id").Exists()
 			}
 			return false
-		}),
+		}},
 		Has("cursor_version", -10),
 		Has("transcript_path", -3),
 		Has("timestamp", -3),
@@ -111,23 +111,23 @@ var Kiro = &Provider{
 		ToolOutput: "tool_response",
 		Prompt:     "prompt",
 	},
-	Tools: map[string]string{
-		"execute_bash": event.ToolShell,
-		"execute_cmd":  event.ToolShell, // Windows builds of the CLI
-		"execute_pwsh": event.ToolShell, // Kiro IDE on Windows
-		"shell":        event.ToolShell,
-		"fs_read":      event.ToolFileRead,
-		"read":         event.ToolFileRead,
-		"fs_write":     event.ToolFileWrite,
-		"write":        event.ToolFileWrite,
-		"str_replace":  event.ToolFileEdit,
-		"fs_append":    event.ToolFileEdit,
-		"grep":         event.ToolSearch,
-		"glob":         event.ToolFind,
-		"web_search":   event.ToolWebSearch,
-		"web_fetch":    event.ToolWebFetch,
-		"use_subagent": event.ToolAgent,
-		"delegate":     event.ToolAgent,
+	Tools: Renames{
+		{"execute_bash", event.ToolShell},
+		{"execute_cmd", event.ToolShell},  // Windows builds of the CLI
+		{"execute_pwsh", event.ToolShell}, // Kiro IDE on Windows
+		{"shell", event.ToolShell},
+		{"fs_read", event.ToolFileRead},
+		{"read", event.ToolFileRead},
+		{"fs_write", event.ToolFileWrite},
+		{"write", event.ToolFileWrite},
+		{"str_replace", event.ToolFileEdit},
+		{"fs_append", event.ToolFileEdit},
+		{"grep", event.ToolSearch},
+		{"glob", event.ToolFind},
+		{"web_search", event.ToolWebSearch},
+		{"web_fetch", event.ToolWebFetch},
+		{"use_subagent", event.ToolAgent},
+		{"delegate", event.ToolAgent},
 	},
 	SplitMCP:   kiroMCP,
 	Adjust:     adjustKiro,

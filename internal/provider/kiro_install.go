@@ -19,13 +19,13 @@ import "time"
 //     when asked for.
 var kiroInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "hookshim.json", Format: kiroFormat},
-		{Scope: ScopeUser, Dir: ".kiro/hooks", File: "hookshim.json", Format: kiroFormat},
+		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "hookshim.json", Format: &kiroFormat},
+		{Scope: ScopeUser, Dir: ".kiro/hooks", File: "hookshim.json", Format: &kiroFormat},
 	},
 	Timeout: 30 * time.Second,
 	Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
 		"PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"},
-	Skip:     map[string]string{"Manual": "a button the user presses"},
+	Skip:     PerEvent[string]{{"Manual", "a button the user presses"}},
 	Binaries: []string{"kiro", "kiro-cli"},
 	Homes:    []string{".kiro"},
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	_ "embed"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,29 +115,29 @@ var OpenCode = &Provider{
 		ToolOutput: "output.output",
 		Prompt:     "output.parts",
 	},
-	Tools: map[string]string{
-		"bash":        event.ToolShell,
-		"read":        event.ToolFileRead,
-		"write":       event.ToolFileWrite,
-		"edit":        event.ToolFileEdit,
-		"multiedit":   event.ToolFileEdit,
-		"apply_patch": event.ToolFileEdit,
-		"grep":        event.ToolSearch,
-		"glob":        event.ToolFind,
-		"webfetch":    event.ToolWebFetch,
-		"websearch":   event.ToolWebSearch,
-		"task":        event.ToolAgent,
+	Tools: Renames{
+		{"bash", event.ToolShell},
+		{"read", event.ToolFileRead},
+		{"write", event.ToolFileWrite},
+		{"edit", event.ToolFileEdit},
+		{"multiedit", event.ToolFileEdit},
+		{"apply_patch", event.ToolFileEdit},
+		{"grep", event.ToolSearch},
+		{"glob", event.ToolFind},
+		{"webfetch", event.ToolWebFetch},
+		{"websearch", event.ToolWebSearch},
+		{"task", event.ToolAgent},
 	},
 	SplitMCP: openCodeMCP,
-	Keep: map[string]string{
-		"stop_hook_active":            "stop_hook_active",
-		"parent_session_id":           "parent_session_id",
-		"worktree":                    "worktree",
-		"event.properties.file":       "file_path",
-		"event.properties.error":      "error",
-		"event.properties.info.title": "title",
-		"input.agent":                 "agent",
-	},
+	Keep: []Renames{{
+		{"stop_hook_active", "stop_hook_active"},
+		{"parent_session_id", "parent_session_id"},
+		{"worktree", "worktree"},
+		{"event.properties.file", "file_path"},
+		{"event.properties.error", "error"},
+		{"event.properties.info.title", "title"},
+		{"input.agent", "agent"},
+	}},
 	Adjust:  adjustOpenCode,
 	Encode:  encodeOpenCode,
 	Timeout: 30 * time.Second, // the plugin's default HOOKSHIM_OPENCODE_TIMEOUT_MS
@@ -161,13 +162,13 @@ func openCodeEvent(p Payload) string {
 }
 
 // Built-in tool ids with an underscore, which are not MCP tools.
-var openCodeUnderscored = map[string]bool{"apply_patch": true, "plan_enter": true, "plan_exit": true}
+var openCodeUnderscored = []string{"apply_patch", "plan_enter", "plan_exit"}
 
 // openCodeMCP splits <server>_<tool> (packages/opencode/src/mcp: both names
 // sanitised to [A-Za-z0-9_-], joined by "_"). A server name with an
 // underscore cannot be told from its tool's: the split is at the first one.
 func openCodeMCP(native string, _ Payload) *event.MCP {
-	if openCodeUnderscored[native] {
+	if slices.Contains(openCodeUnderscored, native) {
 		return nil
 	}
 	server, tool, ok := strings.Cut(native, "_")

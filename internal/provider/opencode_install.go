@@ -15,8 +15,8 @@ package provider
 //     default) bounds each call; OpenCode has none.
 var openCodeInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".opencode/plugins", File: "hookshim.js", Format: openCodeFormat},
-		{Scope: ScopeUser, Dir: ".config/opencode/plugins", DirEnv: "XDG_CONFIG_HOME", DirSub: "opencode/plugins", File: "hookshim.js", Format: openCodeFormat},
+		{Scope: ScopeProject, Dir: ".opencode/plugins", File: "hookshim.js", Format: &openCodeFormat},
+		{Scope: ScopeUser, Dir: ".config/opencode/plugins", DirEnv: "XDG_CONFIG_HOME", DirSub: "opencode/plugins", File: "hookshim.js", Format: &openCodeFormat},
 	},
 	Binaries: []string{"opencode"},
 	Homes:    []string{".config/opencode"},

@@ -40,7 +40,7 @@ type Provider struct {
 	Fields Fields
 
 	// Tools maps native tool names to canonical ones.
-	Tools map[string]string
+	Tools Renames
 
 	// SplitMCP splits a native MCP tool name into server and tool; nil
 	// when the name is not an MCP tool.
@@ -48,8 +48,8 @@ type Provider struct {
 
 	// Keep lists payload keys copied into the canonical data as they are,
 	// under the canonical key given (per-event fields such as source or
-	// stop_hook_active).
-	Keep map[string]string
+	// stop_hook_active): the tables of the tool's dialect, then its own.
+	Keep []Renames
 
 	// Adjust finishes provider-specific normalization (split events,
 	// failure variants, prompt content parts...). May be nil.
@@ -85,6 +85,28 @@ type Provider struct {
 	// successful hook is plain text for the model (Kiro), so the encoder
 	// prints text there, never a JSON document.
 	TextStdout bool
+}
+
+// Renames maps the names of one vocabulary to another's: native tool names
+// to canonical ones, payload keys to canonical data keys.
+//
+// It is a list, not a map, so that the provider tables are data the linker
+// lays out: a map literal is built by code at the start of every process,
+// and every hook call is a new process. The lists are short; a scan costs
+// less than hashing.
+type Renames []Rename
+
+// Rename is one entry of Renames.
+type Rename struct{ From, To string }
+
+// Get returns what from is renamed to.
+func (rs Renames) Get(from string) (string, bool) {
+	for _, r := range rs {
+		if r.From == from {
+			return r.To, true
+		}
+	}
+	return "", false
 }
 
 // Spec is one native event: its canonical name and what an answer to it
@@ -208,14 +230,14 @@ type Install struct {
 	Targets []Target
 
 	// Timeout is the hook timeout written into every entry, in the
-	// target's unit; zero when the tool has no per-hook timeout. When the
-	// provider sets no Timeout of its own it takes this one, so the
-	// runtime answers before the tool gives up.
+	// target's unit; zero when the tool has no per-hook timeout. The
+	// provider's Timeout must be the same, so that the runtime answers
+	// before the tool gives up (install's tests check it).
 	Timeout time.Duration
 
 	// EventTimeouts overrides Timeout for single native events (the tool
 	// clamps them, say). Such entries also pass --timeout to run.
-	EventTimeouts map[string]time.Duration
+	EventTimeouts PerEvent[time.Duration]
 
 	// Events, when set, are the only native events install may write (a
 	// tool with two dialects whose files take different events).
@@ -223,7 +245,7 @@ type Install struct {
 
 	// Skip lists native events with a canonical name that install leaves
 	// out unless asked for by name (--events), with the reason.
-	Skip map[string]string
+	Skip PerEvent[string]
 
 	// EventFlag adds --event NAME to every command: the tool's payload
 	// does not carry the event name.
@@ -234,7 +256,7 @@ type Install struct {
 	// also runs that provider's registrations and dedupes on the command
 	// string (Cursor runs .claude/settings.json hooks). The payload still
 	// names the real tool: --provider is only a hint.
-	SharedCommand map[string]*Provider
+	SharedCommand PerEvent[*Provider]
 
 	// Binaries and Homes show that the tool is on this machine (for
 	// install --all): executables looked up in PATH, and folders relative
@@ -249,4 +271,25 @@ type Install struct {
 	// Switches are settings that turn all of the tool's hooks off;
 	// install and status warn when one is set.
 	Switches []Switch
+}
+
+// PerEvent gives some native events a value of their own. Like Renames it
+// is a list, so that the tables cost nothing at start-up.
+type PerEvent[T any] []ForEvent[T]
+
+// ForEvent is one entry of PerEvent.
+type ForEvent[T any] struct {
+	Event string
+	Value T
+}
+
+// Get returns the event's value.
+func (pe PerEvent[T]) Get(event string) (T, bool) {
+	for _, e := range pe {
+		if e.Event == event {
+			return e.Value, true
+		}
+	}
+	var zero T
+	return zero, false
 }

@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 )
 
@@ -56,16 +58,16 @@ var Qwen = &Provider{
 	Signals: []Signal{
 		// Gemini CLI sends a timestamp but never permission_mode; Claude Code
 		// and Copilot's Claude-style payloads lack one or the other.
-		When("ISO timestamp and permission_mode on a Claude-named event", 5, func(p Payload) bool {
+		{Weight: 5, desc: "ISO timestamp and permission_mode on a Claude-named event", test: func(p Payload) bool {
 			return isISOTime(p.Get("timestamp").Str) && p.Get("permission_mode").Exists() &&
-				qwenClaudeNamed[hookEventName(p)]
-		}),
-		When(`transcript_path is under "/.qwen/"`, 5, func(p Payload) bool {
+				slices.Contains(qwenClaudeNamed, hookEventName(p))
+		}},
+		{Weight: 5, desc: `transcript_path is under "/.qwen/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/.qwen/")
-		}),
-		When(`tool_use_id is "toolu_<milliseconds>_…"`, 6, func(p Payload) bool {
+		}},
+		{Weight: 6, desc: `tool_use_id is "toolu_<milliseconds>_…"`, test: func(p Payload) bool {
 			return qwenToolUseID(p.Get("tool_use_id").Str)
-		}),
+		}},
 		OneOf("permission_mode", 3, "auto_edit", "yolo"),
 		OneOf("hook_event_name", 6, "SessionDelete", "TodoCreated", "TodoCompleted"),
 		OneOf("tool_name", 2, "run_shell_command", "read_file", "write_file", "edit", "grep_search",
@@ -101,21 +103,21 @@ var Qwen = &Provider{
 	},
 	EventName: hookEventName,
 	Fields:    claudeFields,
-	Tools: map[string]string{
-		"run_shell_command": event.ToolShell,
-		"exec":              event.ToolShell,
-		"read_file":         event.ToolFileRead,
-		"write_file":        event.ToolFileWrite,
-		"edit":              event.ToolFileEdit,
-		"notebook_edit":     event.ToolFileEdit,
-		"grep_search":       event.ToolSearch,
-		"glob":              event.ToolFind,
-		"web_search":        event.ToolWebSearch,
-		"web_fetch":         event.ToolWebFetch,
-		"agent":             event.ToolAgent,
+	Tools: Renames{
+		{"run_shell_command", event.ToolShell},
+		{"exec", event.ToolShell},
+		{"read_file", event.ToolFileRead},
+		{"write_file", event.ToolFileWrite},
+		{"edit", event.ToolFileEdit},
+		{"notebook_edit", event.ToolFileEdit},
+		{"grep_search", event.ToolSearch},
+		{"glob", event.ToolFind},
+		{"web_search", event.ToolWebSearch},
+		{"web_fetch", event.ToolWebFetch},
+		{"agent", event.ToolAgent},
 	},
 	SplitMCP: splitDoubleUnderscore,
-	Keep:     qwenKeep,
+	Keep:     []Renames{claudeKeep, qwenKeep},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		// After every tool result Qwen Code 0.24.4 fires UserPromptSubmit
 		// again with an empty prompt (measured): no user submitted
@@ -125,43 +127,41 @@ var Qwen = &Provider{
 			ev.Name = ""
 		}
 	},
-	Encode:        claudeStyle{explicitAllow: true}.encode,
+	Encode:        encodeQwen,
 	Timeout:       60 * time.Second, // command hook default (docs: 60000 ms)
 	ProjectDirEnv: []string{"QWEN_PROJECT_DIR"},
 }
 
-// Claude event names Qwen Code sends.
-var qwenClaudeNamed = map[string]bool{
-	"SessionStart": true, "SessionEnd": true, "InstructionsLoaded": true, "UserPromptSubmit": true,
-	"UserPromptExpansion": true, "MessageDisplay": true, "PreToolUse": true, "PostToolUse": true,
-	"PostToolUseFailure": true, "PostToolBatch": true, "PermissionRequest": true,
-	"PermissionDenied": true, "Notification": true, "SubagentStart": true, "SubagentStop": true,
-	"Stop": true, "StopFailure": true, "PreCompact": true, "PostCompact": true,
+// encodeQwen answers in the Claude dialect, explicit allows included.
+func encodeQwen(spec *Spec, v *decision.Verdict) Answer {
+	return claudeStyle{explicitAllow: true}.encode(spec, v)
 }
 
-// qwenKeep is Claude's keep map plus Qwen's own per-event fields.
-var qwenKeep = func() map[string]string {
-	m := map[string]string{
-		"submitted_prompt":   "submitted_prompt",
-		"prompt_id":          "prompt_id",
-		"deleted_session_id": "deleted_session_id",
-		"message_id":         "message_id",
-		"displayed_text":     "displayed_text",
-		"is_final":           "is_final",
-		"context_usage":      "context_usage",
-		"context_limit":      "context_limit",
-		"input_tokens":       "input_tokens",
-		"todo_id":            "todo_id",
-		"todo_content":       "todo_content",
-		"todo_status":        "todo_status",
-		"previous_status":    "previous_status",
-		"phase":              "phase",
-	}
-	for k, v := range claudeKeep {
-		m[k] = v
-	}
-	return m
-}()
+// Claude event names Qwen Code sends.
+var qwenClaudeNamed = []string{
+	"SessionStart", "SessionEnd", "InstructionsLoaded", "UserPromptSubmit",
+	"UserPromptExpansion", "MessageDisplay", "PreToolUse", "PostToolUse",
+	"PostToolUseFailure", "PostToolBatch", "PermissionRequest",
+	"PermissionDenied", "Notification", "SubagentStart", "SubagentStop",
+	"Stop", "StopFailure", "PreCompact", "PostCompact",
+}
+
+// qwenKeep are Qwen's own per-event fields (beside Claude's).
+var qwenKeep = Renames{
+	{"submitted_prompt", "submitted_prompt"},
+	{"deleted_session_id", "deleted_session_id"},
+	{"message_id", "message_id"},
+	{"displayed_text", "displayed_text"},
+	{"is_final", "is_final"},
+	{"context_usage", "context_usage"},
+	{"context_limit", "context_limit"},
+	{"input_tokens", "input_tokens"},
+	{"todo_id", "todo_id"},
+	{"todo_content", "todo_content"},
+	{"todo_status", "todo_status"},
+	{"previous_status", "previous_status"},
+	{"phase", "phase"},
+}
 
 // qwenToolUseID reports whether id is Qwen's generated tool use id,
 // toolu_<Date.now()>_<random> (Claude Code's are toolu_01…, no underscore).

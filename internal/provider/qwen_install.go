@@ -14,8 +14,8 @@ import "time"
 //   - hooks are on by default; disableAllHooks: true turns them all off.
 var qwenInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".qwen", File: "settings.json", Format: qwenFormat},
-		{Scope: ScopeUser, Dir: ".qwen", File: "settings.json", Format: qwenFormat},
+		{Scope: ScopeProject, Dir: ".qwen", File: "settings.json", Format: &qwenFormat},
+		{Scope: ScopeUser, Dir: ".qwen", File: "settings.json", Format: &qwenFormat},
 	},
 	Timeout: 60 * time.Second,
 	Switches: []Switch{

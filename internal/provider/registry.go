@@ -1,9 +1,10 @@
 package provider
 
 import (
-	"github.com/hookshim/hookshim/internal/event"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookshim/hookshim/internal/event"
 )
 
 // All is every provider, in detection order: when two score the same, the
@@ -26,22 +27,22 @@ var All = []*Provider{
 }
 
 // aliases are the short names people type.
-var aliases = map[string]string{
-	"claude":  "claude-code",
-	"gemini":  "gemini-cli",
-	"copilot": "copilot-cli",
-	"vscode":  "vscode-copilot",
-	"kimi":    "kimi-code",
-	"droid":   "factory-droid",
-	"factory": "factory-droid",
-	"qwen":    "qwen-code",
-	"devin":   "windsurf",
+var aliases = Renames{
+	{"claude", "claude-code"},
+	{"gemini", "gemini-cli"},
+	{"copilot", "copilot-cli"},
+	{"vscode", "vscode-copilot"},
+	{"kimi", "kimi-code"},
+	{"droid", "factory-droid"},
+	{"factory", "factory-droid"},
+	{"qwen", "qwen-code"},
+	{"devin", "windsurf"},
 }
 
 // Lookup finds a provider by id or alias.
 func Lookup(id string) *Provider {
 	id = strings.ToLower(strings.TrimSpace(id))
-	if a, ok := aliases[id]; ok {
+	if a, ok := aliases.Get(id); ok {
 		id = a
 	}
 	for _, p := range All {

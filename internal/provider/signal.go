@@ -20,14 +20,19 @@ type Signal struct {
 	path   string
 	values []string
 	typ    gjson.Type
-	desc   string               // When's description
-	test   func(p Payload) bool // When's test
+	desc   string               // a custom test's description
+	test   func(p Payload) bool // a custom test
 }
 
 type signalKind uint8
 
 const (
-	sigHas signalKind = iota
+	// sigWhen is the zero kind, so that a custom test is written as a
+	// literal, {Weight: w, desc: "…", test: func…}: a call to a
+	// constructor with a function literal would be start-up code, a
+	// literal is data.
+	sigWhen signalKind = iota
+	sigHas
 	sigLacks
 	sigIs
 	sigPrefixed
@@ -37,7 +42,6 @@ const (
 	sigObject
 	sigEnvSet
 	sigEnvIs
-	sigWhen
 )
 
 // Has: the payload has the field.
@@ -82,13 +86,8 @@ func EnvIs(name, value string, w int) Signal {
 	return Signal{Weight: w, Env: true, kind: sigEnvIs, path: name, values: []string{value}}
 }
 
-// When: a custom test.
-func When(desc string, w int, test func(p Payload) bool) Signal {
-	return Signal{Weight: w, kind: sigWhen, desc: desc, test: test}
-}
-
 // Test reports whether the evidence is there.
-func (s Signal) Test(p Payload) bool {
+func (s *Signal) Test(p Payload) bool {
 	switch s.kind {
 	case sigHas:
 		return p.Get(s.path).Exists()
@@ -123,7 +122,7 @@ func (s Signal) Test(p Payload) bool {
 	case sigEnvIs:
 		return p.Env != nil && p.Env(s.path) == s.values[0]
 	case sigWhen:
-		return s.test(p)
+		return s.test != nil && s.test(p)
 	}
 	return false
 }

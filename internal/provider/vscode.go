@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"time"
+
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -55,13 +57,13 @@ var VSCode = &Provider{
 	Install: vscodeInstall,
 	Signals: []Signal{
 		Has("hookEventName", 8),
-		When(`transcript_path is under "/GitHub.copilot-chat/transcripts/"`, 12, func(p Payload) bool {
+		{Weight: 12, desc: `transcript_path is under "/GitHub.copilot-chat/transcripts/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/GitHub.copilot-chat/transcripts/")
-		}),
-		When("ISO timestamp on a tool event with tool_use_id", 6, func(p Payload) bool {
+		}},
+		{Weight: 6, desc: "ISO timestamp on a tool event with tool_use_id", test: func(p Payload) bool {
 			return isISOTime(p.Get("timestamp").Str) && p.Get("tool_use_id").Exists() &&
 				(p.Get("hook_event_name").Exists() || p.Get("hookEventName").Exists())
-		}),
+		}},
 		Prefixed("sessionId", "vscode-chat-session:", 3),
 		OneOf("tool_name", 3, "run_in_terminal", "read_file", "create_file", "replace_string_in_file",
 			"multi_replace_string_in_file", "insert_edit_into_file", "grep_search", "file_search",
@@ -69,9 +71,9 @@ var VSCode = &Provider{
 		Has("permission_mode", -3),
 		// Copilot CLI runs VS Code's entries too (same folders), with its
 		// VS Code compatible payload, which has neither.
-		When("no transcript_path and no tool_use_id", -4, func(p Payload) bool {
+		{Weight: -4, desc: "no transcript_path and no tool_use_id", test: func(p Payload) bool {
 			return !p.Get("transcript_path").Exists() && !p.Get("tool_use_id").Exists()
-		}),
+		}},
 	},
 	Events: []Spec{
 		{"SessionStart", event.SessionStart, CanContext | CanMessage},
@@ -99,35 +101,35 @@ var VSCode = &Provider{
 		ToolOutput: "tool_response",
 		Prompt:     "prompt",
 	},
-	Tools: map[string]string{
-		"run_in_terminal":              event.ToolShell,
-		"read_file":                    event.ToolFileRead,
-		"view_image":                   event.ToolFileRead,
-		"create_file":                  event.ToolFileWrite,
-		"replace_string_in_file":       event.ToolFileEdit,
-		"multi_replace_string_in_file": event.ToolFileEdit,
-		"insert_edit_into_file":        event.ToolFileEdit,
-		"apply_patch":                  event.ToolFileEdit,
-		"edit_notebook_file":           event.ToolFileEdit,
-		"grep_search":                  event.ToolSearch,
-		"semantic_search":              event.ToolSearch,
-		"file_search":                  event.ToolFind,
-		"fetch_webpage":                event.ToolWebFetch,
-		"runSubagent":                  event.ToolAgent,
-		"search_subagent":              event.ToolAgent,
-		"execution_subagent":           event.ToolAgent,
+	Tools: Renames{
+		{"run_in_terminal", event.ToolShell},
+		{"read_file", event.ToolFileRead},
+		{"view_image", event.ToolFileRead},
+		{"create_file", event.ToolFileWrite},
+		{"replace_string_in_file", event.ToolFileEdit},
+		{"multi_replace_string_in_file", event.ToolFileEdit},
+		{"insert_edit_into_file", event.ToolFileEdit},
+		{"apply_patch", event.ToolFileEdit},
+		{"edit_notebook_file", event.ToolFileEdit},
+		{"grep_search", event.ToolSearch},
+		{"semantic_search", event.ToolSearch},
+		{"file_search", event.ToolFind},
+		{"fetch_webpage", event.ToolWebFetch},
+		{"runSubagent", event.ToolAgent},
+		{"search_subagent", event.ToolAgent},
+		{"execution_subagent", event.ToolAgent},
 	},
 	// VS Code lowercases the server label and turns other characters into
 	// "_" (McpPrefixGenerator), so a server whose label has an underscore is
 	// split too early; the native name is kept either way.
 	SplitMCP: splitSingleUnderscore,
-	Keep: map[string]string{
-		"source":           "source",
-		"stop_hook_active": "stop_hook_active",
-		"agent_id":         "agent_id",
-		"agent_type":       "agent_type",
-		"trigger":          "trigger",
-	},
+	Keep: []Renames{{
+		{"source", "source"},
+		{"stop_hook_active", "stop_hook_active"},
+		{"agent_id", "agent_id"},
+		{"agent_type", "agent_type"},
+		{"trigger", "trigger"},
+	}},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.SessionID == "" {
 			ev.SessionID = p.Get("sessionId").Str
@@ -143,7 +145,8 @@ var VSCode = &Provider{
 			t.FilePath = patchPath(gjson.GetBytes(t.Input, "input").Str)
 		}
 	},
-	Encode: encodeVSCode,
+	Encode:  encodeVSCode,
+	Timeout: 30 * time.Second, // what vscode_install.go writes
 }
 
 // encodeVSCode is the Claude dialect, except for Stop and SubagentStop,

@@ -20,8 +20,8 @@ import "time"
 //   - the payload names its event, so no --event.
 var vscodeInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".github/hooks", File: "hookshim-vscode.json", Format: vscodeFormat},
-		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "hookshim-vscode.json", Format: vscodeFormat},
+		{Scope: ScopeProject, Dir: ".github/hooks", File: "hookshim-vscode.json", Format: &vscodeFormat},
+		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "hookshim-vscode.json", Format: &vscodeFormat},
 	},
 	Timeout:  30 * time.Second,
 	Binaries: []string{"code", "code-insiders"},

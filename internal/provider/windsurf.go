@@ -72,12 +72,12 @@ var Windsurf = &Provider{
 		Model:     "model_name",
 		Prompt:    "tool_info.user_prompt",
 	},
-	Keep: map[string]string{
-		"execution_id":                  "execution_id",
-		"tool_info.response":            "response",
-		"tool_info.worktree_path":       "worktree_path",
-		"tool_info.root_workspace_path": "root_workspace_path",
-	},
+	Keep: []Renames{{
+		{"execution_id", "execution_id"},
+		{"tool_info.response", "response"},
+		{"tool_info.worktree_path", "worktree_path"},
+		{"tool_info.root_workspace_path", "root_workspace_path"},
+	}},
 	Adjust:        adjustWindsurf,
 	Encode:        encodeWindsurf,
 	SetInput:      setWindsurfInput,
@@ -86,18 +86,18 @@ var Windsurf = &Provider{
 
 // windsurfTool is the tool each split event is about, by the part of the
 // event name after pre_/post_.
-var windsurfTool = map[string]string{
-	"read_code":    event.ToolFileRead,
-	"write_code":   event.ToolFileEdit,
-	"run_command":  event.ToolShell,
-	"mcp_tool_use": "", // named mcp__<server>__<tool>
+var windsurfTool = Renames{
+	{"read_code", event.ToolFileRead},
+	{"write_code", event.ToolFileEdit},
+	{"run_command", event.ToolShell},
+	{"mcp_tool_use", ""}, // named mcp__<server>__<tool>
 }
 
 // windsurfAction returns the tool part of a split event name, or "".
 func windsurfAction(native string) string {
 	for _, prefix := range []string{"pre_", "post_"} {
 		if len(native) > len(prefix) && native[:len(prefix)] == prefix {
-			if _, ok := windsurfTool[native[len(prefix):]]; ok {
+			if _, ok := windsurfTool.Get(native[len(prefix):]); ok {
 				return native[len(prefix):]
 			}
 		}
@@ -136,7 +136,8 @@ func adjustWindsurf(p Payload, spec *Spec, ev *event.Event) {
 		}
 		return o.Bytes()
 	}
-	t := &event.Tool{Name: windsurfTool[action], Native: action}
+	name, _ := windsurfTool.Get(action)
+	t := &event.Tool{Name: name, Native: action}
 	switch action {
 	case "read_code":
 		t.Input = obj("file_path", "file_path")

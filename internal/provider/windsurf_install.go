@@ -12,8 +12,8 @@ package provider
 //     stderr is for the agent.
 var windsurfInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".windsurf", File: "hooks.json", Format: windsurfFormat},
-		{Scope: ScopeUser, Dir: ".codeium/windsurf", File: "hooks.json", Format: windsurfFormat},
+		{Scope: ScopeProject, Dir: ".windsurf", File: "hooks.json", Format: &windsurfFormat},
+		{Scope: ScopeUser, Dir: ".codeium/windsurf", File: "hooks.json", Format: &windsurfFormat},
 	},
 	Binaries: []string{"windsurf"},
 	Homes:    []string{".codeium/windsurf"},

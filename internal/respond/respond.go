@@ -24,12 +24,20 @@ const (
 	Ask              = "ask"
 )
 
-// defaults are the strategies used when a handler sets none: a rewrite that
-// cannot be applied blocks (running the unsanitized input would be worse),
-// an ask the tool cannot put to the user is a denial (as the Hook
+// defaultStrategy is the strategy used when a handler sets none: a rewrite
+// that cannot be applied blocks (running the unsanitized input would be
+// worse), an ask the tool cannot put to the user is a denial (as the Hook
 // Interchange spec says for headless tools), context that cannot reach the
 // model is shown to the user where possible.
-var defaults = map[string]string{InputRewrite: "block", Ask: "block", StructuredOutput: "warn"}
+func defaultStrategy(key string) string {
+	switch key {
+	case InputRewrite, Ask:
+		return "block"
+	case StructuredOutput:
+		return "warn"
+	}
+	return ""
+}
 
 // Verdict merges the results of the handlers run for an event. onError is
 // the config's failure policy ("allow" or "deny") for handlers that set none.
@@ -82,7 +90,7 @@ func Degrade(spec *provider.Spec, o decision.Output, strategies map[string]strin
 				return s
 			}
 		}
-		return defaults[key]
+		return defaultStrategy(key)
 	}
 	if o.Decision == decision.Deny || o.Decision == decision.Ask {
 		if o.Reason == "" {
