@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,20 +29,6 @@ import (
 	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/trust"
 	"github.com/tidwall/gjson"
-)
-
-// MaxPayload is the largest payload hookshim reads. Past it the call is
-// answered "no opinion" (or denied, with on_error: deny) without running
-// handlers: a tool that sends more than this is not sending a hook payload
-// hookshim could judge.
-const MaxPayload = 64 << 20
-
-// StdinTimeout bounds the wait for a payload. Some tools never close stdin
-// (Kiro IDE 0.x); hookshim stops reading when what it has is one complete
-// JSON document and the stream has gone quiet.
-var (
-	StdinTimeout = 10 * time.Second
-	StdinQuiet   = 100 * time.Millisecond
 )
 
 // hookFlags are run's options.
@@ -104,80 +89,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	c.writeLog(ans)
 	return ans.Exit
 }
-
-// readPayload reads stdin, bounded in size and time.
-func readPayload(r io.Reader) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return nil, errors.New("stdin is a terminal: hookshim run reads a tool's hook payload on stdin")
-		}
-	}
-	type chunk struct {
-		all []byte // everything read so far
-		err error
-	}
-	ch := make(chan chunk, 1)
-	go func() {
-		// One buffer, doubled when full: a large payload is copied a few
-		// times at most. Each chunk hands over what was read so far; later
-		// reads only append beyond it, so it never changes under the reader.
-		buf := make([]byte, 0, 64<<10)
-		for {
-			if len(buf) == cap(buf) {
-				grown := make([]byte, len(buf), 2*cap(buf))
-				copy(grown, buf)
-				buf = grown
-			}
-			n, err := r.Read(buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-			ch <- chunk{buf, err}
-			if err != nil || len(buf) > MaxPayload {
-				return
-			}
-		}
-	}()
-	var data []byte
-	deadline := time.NewTimer(StdinTimeout)
-	defer deadline.Stop()
-	quiet := time.NewTimer(StdinQuiet)
-	defer quiet.Stop()
-	for {
-		select {
-		case c := <-ch:
-			data = c.all
-			if len(data) > MaxPayload {
-				return nil, fmt.Errorf("payload is larger than %d MiB; not read", MaxPayload>>20)
-			}
-			if c.err == io.EOF {
-				return data, nil
-			}
-			if c.err != nil {
-				return data, fmt.Errorf("reading stdin: %v", c.err)
-			}
-			if !quiet.Stop() {
-				select {
-				case <-quiet.C:
-				default:
-				}
-			}
-			quiet.Reset(StdinQuiet)
-		case <-quiet.C:
-			// The stream went quiet without closing: a complete document is
-			// enough (checked only now, so large payloads are scanned once).
-			if len(bytes.TrimSpace(data)) > 0 && gjson.ValidBytes(trimBOM(data)) {
-				return data, nil
-			}
-			quiet.Reset(StdinQuiet)
-		case <-deadline.C:
-			if gjson.ValidBytes(trimBOM(data)) && len(bytes.TrimSpace(data)) > 0 {
-				return data, nil
-			}
-			return nil, fmt.Errorf("no complete payload on stdin after %s", StdinTimeout)
-		}
-	}
-}
-
-func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
 
 // hookCall is one run of the pipeline.
 type hookCall struct {

@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// MaxPayload is the largest payload hookshim reads. Past it the call is
+// answered "no opinion" (or denied, with on_error: deny) without running
+// handlers: a tool that sends more than this is not sending a hook payload
+// hookshim could judge.
+const MaxPayload = 64 << 20
+
+// StdinTimeout bounds the wait for a payload. Some tools never close stdin
+// (Kiro IDE 0.x); hookshim stops reading when what it has is one complete
+// JSON document and the stream has gone quiet for StdinQuiet.
+var (
+	StdinTimeout = 10 * time.Second
+	StdinQuiet   = 100 * time.Millisecond
+)
+
+// readPayload reads stdin, bounded in size and time.
+//
+// It reads on the calling goroutine wherever it can: a file cannot stall,
+// and a pipe is read through the runtime's poller with deadlines. A
+// goroutine with timers around a blocking read works for any reader, but in
+// a process that lives a few milliseconds the goroutine, the timers and the
+// thread woken to run them cost more than the rest of a call that matches
+// no handler.
+func readPayload(r io.Reader) ([]byte, error) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return readWatched(r)
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return readWatched(r)
+	case st.Mode()&os.ModeCharDevice != 0:
+		return nil, errors.New("stdin is a terminal: hookshim run reads a tool's hook payload on stdin")
+	case st.Mode().IsRegular():
+		return readFile(f, st.Size())
+	}
+	if pf, restore := pollable(f); pf != nil {
+		defer restore()
+		return readPolled(pf)
+	}
+	return readWatched(r)
+}
+
+// payload is the buffer a payload is read into.
+type payload struct{ buf []byte }
+
+func newPayload(size int) payload {
+	return payload{buf: make([]byte, 0, min(max(size, 64<<10), MaxPayload+1))}
+}
+
+// read reads once into the buffer. Most payloads fit the first 64 KiB. Past
+// that, the buffer becomes one of the largest size allowed: a fresh
+// allocation that large is memory the kernel has not handed out yet, so
+// only the pages written are touched, and nothing is copied again. A buffer
+// doubled as it fills touches every byte twice or more, and a page touched
+// for the first time is a page fault; that was most of a 10 MiB call.
+func (p *payload) read(r io.Reader) error {
+	if len(p.buf) == cap(p.buf) {
+		grown := make([]byte, len(p.buf), MaxPayload+1)
+		copy(grown, p.buf)
+		p.buf = grown
+	}
+	n, err := r.Read(p.buf[len(p.buf):cap(p.buf)])
+	p.buf = p.buf[:len(p.buf)+n]
+	if len(p.buf) > MaxPayload {
+		return errTooLarge
+	}
+	return err
+}
+
+// errTooLarge is a constant, not fmt.Errorf: a package-level call is work
+// at the start of every process.
+var errTooLarge = errors.New("payload is larger than 64 MiB; not read")
+
+// complete reports whether data is one whole JSON document: what a stream
+// that has gone quiet without closing may be taken for.
+func complete(data []byte) bool {
+	return len(bytes.TrimSpace(data)) > 0 && gjson.ValidBytes(trimBOM(data))
+}
+
+func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
+
+func noPayload() error { return fmt.Errorf("no complete payload on stdin after %s", StdinTimeout) }
+
+// readFile reads a regular file to its end, into a buffer of its size.
+func readFile(f *os.File, size int64) ([]byte, error) {
+	p := newPayload(int(min(size, MaxPayload)) + 1)
+	for {
+		switch err := p.read(f); err {
+		case nil:
+		case io.EOF:
+			return p.buf, nil
+		case errTooLarge:
+			return nil, err
+		default:
+			return p.buf, fmt.Errorf("reading stdin: %v", err)
+		}
+	}
+}
+
+// readPolled reads a pollable stream until it closes, or until it goes
+// quiet with one complete document read, or until StdinTimeout.
+func readPolled(f *os.File) ([]byte, error) {
+	hard := time.Now().Add(StdinTimeout)
+	p := newPayload(0)
+	for {
+		quiet := time.Now().Add(StdinQuiet)
+		if quiet.After(hard) {
+			quiet = hard
+		}
+		if err := f.SetReadDeadline(quiet); err != nil {
+			return p.buf, fmt.Errorf("reading stdin: %v", err)
+		}
+		switch err := p.read(f); {
+		case err == nil:
+		case err == io.EOF:
+			return p.buf, nil
+		case err == errTooLarge:
+			return nil, err
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if complete(p.buf) {
+				return p.buf, nil
+			}
+			if !time.Now().Before(hard) {
+				return nil, noPayload()
+			}
+		default:
+			return p.buf, fmt.Errorf("reading stdin: %v", err)
+		}
+	}
+}
+
+// readWatched reads any reader on a goroutine of its own, watched by
+// timers: for readers without deadlines.
+func readWatched(r io.Reader) ([]byte, error) {
+	type chunk struct {
+		all []byte // everything read so far
+		err error
+	}
+	ch := make(chan chunk, 1)
+	go func() {
+		// Each chunk hands over what was read so far; later reads only
+		// append beyond it, so it never changes under the reader.
+		p := newPayload(0)
+		for {
+			err := p.read(r)
+			ch <- chunk{p.buf, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var data []byte
+	deadline := time.NewTimer(StdinTimeout)
+	defer deadline.Stop()
+	quiet := time.NewTimer(StdinQuiet)
+	defer quiet.Stop()
+	for {
+		select {
+		case c := <-ch:
+			data = c.all
+			switch c.err {
+			case nil:
+			case io.EOF:
+				return data, nil
+			case errTooLarge:
+				return nil, c.err
+			default:
+				return data, fmt.Errorf("reading stdin: %v", c.err)
+			}
+			quiet.Reset(StdinQuiet)
+		case <-quiet.C:
+			// The stream went quiet without closing: a complete document is
+			// enough (checked only now, so large payloads are scanned once).
+			if complete(data) {
+				return data, nil
+			}
+			quiet.Reset(StdinQuiet)
+		case <-deadline.C:
+			if complete(data) {
+				return data, nil
+			}
+			return nil, noPayload()
+		}
+	}
+}
