@@ -8,11 +8,11 @@ package config
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -99,7 +99,7 @@ func (e *Error) Error() string {
 
 // Load reads and parses one config file.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func (p *parser) lineCol(offset int) (int, int) {
 
 func (p *parser) pos(v gjson.Result) string {
 	l, c := p.lineCol(v.Index)
-	return fmt.Sprintf("%s:%d:%d", p.path, l, c)
+	return p.path + ":" + strconv.Itoa(l) + ":" + strconv.Itoa(c)
 }
 
 func (p *parser) errAt(v gjson.Result, msg string) *Error {
@@ -253,7 +253,8 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 		return nil
 	}
 	l, _ := p.lineCol(v.Index)
-	h := &Hook{Pos: fmt.Sprintf("%s:%d", p.path, l), Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
+	// Concatenation, not fmt: a config is parsed on every hook call.
+	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
 	hif := v.Get("handler").Exists() || v.Get("event").Exists()
 	oh := v.Get("command").Exists() || v.Get("events").Exists()
 	switch {
@@ -272,7 +273,7 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 		return nil
 	}
 	if h.Name == "" {
-		h.Name = fmt.Sprintf("hook %d", i)
+		h.Name = "hook " + strconv.Itoa(i)
 	}
 	if h.Command == "" && p.err == nil {
 		// A handler type hookshim does not run (http, prompt, agent):

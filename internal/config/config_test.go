@@ -1,8 +1,10 @@
 package config
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,4 +116,26 @@ func TestDiscoverOrder(t *testing.T) {
 	require.Len(t, found, 1)
 	require.Equal(t, "project", found[0].Hooks[0].Command)
 	require.False(t, found[0].Discovered, "--config is trusted: the user named it")
+}
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("0123456789abcdef", 1000)
+	p := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(p, []byte(big), 0o644))
+	b, err := ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, big, string(b))
+
+	require.NoError(t, os.WriteFile(p, nil, 0o644))
+	b, err = ReadFile(p)
+	require.NoError(t, err)
+	require.Empty(t, b)
+
+	_, err = ReadFile(filepath.Join(dir, "missing"))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	require.ErrorContains(t, err, "open "+filepath.Join(dir, "missing"))
+
+	_, err = ReadFile(dir)
+	require.Error(t, err, "a directory is not a file")
 }

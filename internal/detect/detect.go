@@ -29,7 +29,20 @@ type Score struct {
 	Payload  int // from payload signals
 	Env      int // from environment signals
 	Hint     int // from --provider
-	Matched  []provider.Signal
+	// Matched has bit i set when the provider's Signals[i] matched: a
+	// list would allocate on every call, and only --explain reads it.
+	Matched uint64
+}
+
+// MatchedSignals lists the signals that matched.
+func (s Score) MatchedSignals() []provider.Signal {
+	var out []provider.Signal
+	for i, sig := range s.Provider.Signals {
+		if s.Matched&(1<<i) != 0 {
+			out = append(out, sig)
+		}
+	}
+	return out
 }
 
 // Total is the whole score.
@@ -50,11 +63,12 @@ func Detect(p provider.Payload, hint string) Result {
 	hinted := provider.Lookup(hint)
 	for _, pr := range provider.All {
 		s := Score{Provider: pr}
-		for _, sig := range pr.Signals {
+		for i := range pr.Signals {
+			sig := &pr.Signals[i]
 			if !sig.Test(p) {
 				continue
 			}
-			s.Matched = append(s.Matched, sig)
+			s.Matched |= 1 << i
 			if sig.Env {
 				s.Env += sig.Weight
 			} else {
@@ -110,11 +124,11 @@ func (r Result) Explain() string {
 		fmt.Fprintf(&b, "provider: %s (detected from the payload)\n", r.Provider.ID)
 	}
 	for _, s := range r.Scores {
-		if len(s.Matched) == 0 && s.Hint == 0 {
+		if s.Matched == 0 && s.Hint == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "  %-15s %3d  (payload %d, env %d, hint %d)\n", s.Provider.ID, s.Total(), s.Payload, s.Env, s.Hint)
-		for _, m := range s.Matched {
+		for _, m := range s.MatchedSignals() {
 			fmt.Fprintf(&b, "      %+d  %s\n", m.Weight, m.Desc())
 		}
 		if s.Hint != 0 {

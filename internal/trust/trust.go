@@ -12,11 +12,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -81,23 +82,35 @@ func Digest(f *config.File) (string, []string, error) {
 	content := f.Content
 	if content == nil {
 		var err error
-		if content, err = os.ReadFile(f.Path); err != nil {
+		if content, err = config.ReadFile(f.Path); err != nil {
 			return "", nil, err
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%d\n", f.Path, len(content))
-	h.Write(content)
+	writeEntry(h, "", f.Path, content)
 	scripts := Scripts(f)
 	for _, s := range scripts {
 		b, err := os.ReadFile(s)
 		if err != nil {
 			return "", nil, err
 		}
-		fmt.Fprintf(h, "\n%s\n%d\n", s, len(b))
-		h.Write(b)
+		writeEntry(h, "\n", s, b)
 	}
 	return hex.EncodeToString(h.Sum(nil)), scripts, nil
+}
+
+// writeEntry hashes one file as "<sep><path>\n<length>\n<content>".
+// (Not fmt: the check runs on every hook call, and fmt is code and memory
+// that a call touches for the first time.)
+func writeEntry(h hash.Hash, sep, path string, content []byte) {
+	b := make([]byte, 0, len(sep)+len(path)+24)
+	b = append(b, sep...)
+	b = append(b, path...)
+	b = append(b, '\n')
+	b = strconv.AppendInt(b, int64(len(content)), 10)
+	b = append(b, '\n')
+	h.Write(b)
+	h.Write(content)
 }
 
 // Scripts lists the files inside the config's project that its commands
@@ -137,7 +150,13 @@ func Scripts(f *config.File) []string {
 // words splits a command line into candidate paths. Shell syntax is cut at
 // operators; what remains is split with shell quoting rules.
 func words(cmd string) []string {
-	cmd = strings.NewReplacer("|", " ", "&", " ", ";", " ", "(", " ", ")", " ", "<", " ", ">", " ", "`", " ", "$(", " ").Replace(cmd)
+	cmd = strings.Map(func(r rune) rune {
+		switch r {
+		case '|', '&', ';', '(', ')', '<', '>', '`':
+			return ' '
+		}
+		return r
+	}, strings.ReplaceAll(cmd, "$(", " "))
 	w, err := shellwords.Parse(cmd)
 	if err != nil {
 		return strings.Fields(cmd)
@@ -150,7 +169,7 @@ func (s Store) Check(f *config.File) (State, error) {
 	if _, err := os.Stat(s.denyPath(f.Path)); err == nil {
 		return Denied, nil
 	}
-	rec, err := os.ReadFile(s.allowPath(f.Path))
+	rec, err := config.ReadFile(s.allowPath(f.Path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Unknown, nil
 	}
