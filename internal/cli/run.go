@@ -69,7 +69,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	raw, readErr := readPayload(stdin)
 	ans := c.safeAnswer(raw, readErr)
 
-	stdout.Write(ans.Stdout)
+	if len(ans.Stdout) > 0 {
+		stdout.Write(ans.Stdout)
+	}
 	var diag bytes.Buffer
 	if ans.Exit == 0 {
 		// stderr is free for diagnostics only when it is not carrying a
@@ -85,7 +87,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if ans.Stderr != "" {
 		stderr.Write([]byte(ans.Stderr))
 	}
-	stderr.Write(diag.Bytes())
+	if diag.Len() > 0 {
+		stderr.Write(diag.Bytes())
+	}
 	c.writeLog(ans)
 	return ans.Exit
 }

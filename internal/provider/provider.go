@@ -185,7 +185,8 @@ type Answer struct {
 	Exit   int
 }
 
-// Payload is a native payload with its environment.
+// Payload is a native payload with its environment. Raw is never modified
+// once the payload is made: the fields read from it share its memory.
 type Payload struct {
 	Raw []byte
 	Env func(string) string

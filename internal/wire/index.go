@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -23,7 +24,8 @@ type span struct {
 }
 
 // NewIndex indexes doc, which must be valid JSON (hookshim validates a
-// payload before it reads a field). It is nil when doc is not an object.
+// payload before it reads a field) and must not change afterwards: the
+// results of Get share its memory. It is nil when doc is not an object.
 func NewIndex(doc []byte) *Index {
 	i := skipSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
@@ -90,7 +92,11 @@ func (x *Index) Get(path string) (r gjson.Result, ok bool) {
 	if !found {
 		return gjson.Result{}, true
 	}
-	r = gjson.ParseBytes(x.doc[s.off:s.end])
+	// Parsed in place, not copied as gjson.ParseBytes does: detection and
+	// normalization look up dozens of fields, and a tool output may be
+	// megabytes long.
+	member := x.doc[s.off:s.end]
+	r = gjson.Parse(unsafe.String(unsafe.SliceData(member), len(member)))
 	r.Index = s.off
 	if rest != "" {
 		if r = r.Get(rest); !r.Exists() {
