@@ -6,13 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +28,7 @@ import (
 	"github.com/hookshim/hookshim/internal/respond"
 	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/trust"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -251,7 +252,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 			"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
 			"HOOKSHIM_DEPTH=1",
 		)
-		envelope := normalize.Envelope(c.ev, newID(), time.Now(), version())
+		envelope := normalize.EnvelopeParts(c.ev, newID(), time.Now(), version())
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = r.Run(context.Background(), hooks, envelope)
 		if claim != nil {
@@ -339,15 +340,64 @@ func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
 	return cl
 }
 
-// canonicalJSON spells a JSON value one way, whatever its key order, so
-// that the same input sent by two registrations compares equal.
+// canonicalJSON spells a JSON value one way, whatever its key order and
+// string escapes, so that the same input sent by two registrations
+// compares equal. (Read with gjson, not decoded with encoding/json: its
+// reflection is code a call touches for the first time, on every call
+// that runs a handler.)
 func canonicalJSON(b []byte) string {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
+	if !gjson.ValidBytes(b) {
 		return string(b)
 	}
-	out, _ := json.Marshal(v) // maps marshal with sorted keys
-	return string(out)
+	return string(appendCanonical(nil, gjson.ParseBytes(b)))
+}
+
+func appendCanonical(dst []byte, v gjson.Result) []byte {
+	switch {
+	case v.IsObject():
+		type member struct {
+			key string
+			val gjson.Result
+		}
+		var ms []member
+		v.ForEach(func(k, val gjson.Result) bool {
+			ms = append(ms, member{k.Str, val})
+			return true
+		})
+		// Sorted by key; of a repeated key the last one counts, as when
+		// the input is decoded.
+		slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		dst = append(dst, '{')
+		first := true
+		for i, m := range ms {
+			if i+1 < len(ms) && ms[i+1].key == m.key {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = wire.AppendQuote(dst, m.key)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, m.val)
+		}
+		return append(dst, '}')
+	case v.IsArray():
+		dst = append(dst, '[')
+		i := 0
+		v.ForEach(func(_, e gjson.Result) bool {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			i++
+			dst = appendCanonical(dst, e)
+			return true
+		})
+		return append(dst, ']')
+	case v.Type == gjson.String:
+		return wire.AppendQuote(dst, v.Str)
+	}
+	return append(dst, v.Raw...) // numbers as sent, true, false, null
 }
 
 // trusted drops discovered project configs the user has not allowed.

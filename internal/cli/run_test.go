@@ -92,3 +92,17 @@ func TestExamplePolicyDestructive(t *testing.T) {
 		require.Equalf(t, want, strings.Contains(out.String(), `"deny"`), "command %q", cmd)
 	}
 }
+
+// Two spellings of one tool input are one duplicate key.
+func TestCanonicalJSON(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{`{"b":1,"a":{"y":[1,"x"],"x":null}}`, `{ "a": {"x": null, "y": [1, "x"]}, "b": 1 }`},
+		{`{"s":"\u00e9\/"}`, `{"s":"é/"}`},
+		{`{"k":1,"k":2}`, `{"k":2}`},
+	} {
+		require.Equal(t, canonicalJSON([]byte(c.a)), canonicalJSON([]byte(c.b)), c.a)
+	}
+	require.Equal(t, `{"a":[true,false,null,1.5],"b":"x"}`, canonicalJSON([]byte(`{"b":"x","a":[true,false,null,1.5]}`)))
+	require.NotEqual(t, canonicalJSON([]byte(`{"a":1}`)), canonicalJSON([]byte(`{"a":2}`)))
+	require.Equal(t, "not json", canonicalJSON([]byte("not json")))
+}

@@ -77,7 +77,11 @@ func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		errorf(stderr, "recording the allowance: %v", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "allowed %s (%d hooks)\n", path, len(f.Hooks))
+	hooks := "hooks"
+	if len(f.Hooks) == 1 {
+		hooks = "hook"
+	}
+	fmt.Fprintf(stdout, "allowed %s (%d %s)\n", path, len(f.Hooks), hooks)
 	for _, s := range scripts {
 		fmt.Fprintf(stdout, "  with %s\n", s)
 	}

@@ -18,17 +18,19 @@ const OpenHookVersion = "0.1"
 // every tool, so that one handler reads every tool's calls.
 func Data(ev *event.Event) []byte {
 	o := &wire.Object{}
-	o.Grow(dataSize(ev))
+	o.Grow(dataSize(ev, false))
 	writeData(o, ev)
 	return o.Close()
 }
 
 // dataSize is about how many bytes the data object takes, so that it is
-// written into one buffer: a 10 MiB tool output is then copied once.
-func dataSize(ev *event.Event) int {
+// written into one buffer: a 10 MiB tool output is then copied once, or
+// not at all with refs (raw values kept by reference, see
+// wire.Object.KeepRefs).
+func dataSize(ev *event.Event, refs bool) int {
 	n := 512 + len(ev.Cwd) + len(ev.ProjectDir) + len(ev.TranscriptPath) + len(ev.SessionID)
 	if t := ev.Tool; t != nil {
-		n += len(t.Input) + len(t.Output) + len(t.Error) + 2*(len(t.Command)+len(t.FilePath))
+		n += copied(len(t.Input), refs) + copied(len(t.Output), refs) + copied(len(t.Error), refs) + 2*(len(t.Command)+len(t.FilePath))
 	}
 	if ev.Prompt != nil {
 		n += len(*ev.Prompt) + len(*ev.Prompt)/8
@@ -96,12 +98,19 @@ func writeData(o *wire.Object, ev *event.Event) {
 
 // Envelope is the OpenHook 0.1 envelope a handler reads on stdin: source is
 // the provider id, data the canonical fields, extensions.hookshim the native
-// event, tool name and payload, untouched. It is written into one buffer of
-// the right size: with a large tool output it holds that output twice (in
-// data and in the payload), and any further copy would cost as much again.
+// event, tool name and payload, untouched. It is EnvelopeParts joined.
 func Envelope(ev *event.Event, id string, now time.Time, version string) []byte {
+	return bytes.Join(EnvelopeParts(ev, id, now, version), nil)
+}
+
+// EnvelopeParts is the envelope in pieces, for writing without joining
+// them: with a large tool output the envelope holds it twice (in data and
+// in the payload), and both are the payload's own bytes, not copies. Only
+// the rest is written into one buffer of the right size.
+func EnvelopeParts(ev *event.Event, id string, now time.Time, version string) [][]byte {
 	o := &wire.Object{}
-	o.Grow(dataSize(ev) + len(ev.Raw) + 512 + 2*len(ev.ProjectDir))
+	o.KeepRefs()
+	o.Grow(dataSize(ev, true) + copied(len(ev.Raw), true) + 512 + 2*len(ev.ProjectDir))
 	o.Str("openhook", OpenHookVersion)
 	o.Str("id", id)
 	o.Str("source", ev.Provider)
@@ -123,7 +132,15 @@ func Envelope(ev *event.Event, id string, now time.Time, version string) []byte 
 			x.Raw("payload", bytes.TrimSpace(ev.Raw)) // one line: some tools end theirs with a newline
 		})
 	})
-	return o.Close()
+	return o.Segments()
+}
+
+// copied is how many bytes of a raw value of n bytes are copied.
+func copied(n int, refs bool) int {
+	if refs && n >= wire.RefMin {
+		return 0
+	}
+	return n
 }
 
 // FileURI is the file:// URI of a directory, escaped as net/url escapes a

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,9 @@ type Runner struct {
 
 // Run runs the hooks with the envelope on stdin and returns their results
 // in the hooks' order. Async hooks are started detached and reported as such.
-func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope []byte) []Result {
+// The envelope comes in pieces, written one after the other
+// (normalize.EnvelopeParts): a large tool output is not joined into a copy.
+func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byte) []Result {
 	results := make([]Result, len(hooks))
 	var wg sync.WaitGroup
 	for i, h := range hooks {
@@ -79,7 +82,7 @@ func (r *Runner) timeout(h *config.Hook) time.Duration {
 	return d
 }
 
-func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Result {
+func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) Result {
 	res := Result{Hook: h, Exit: -1}
 	limit := r.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
@@ -90,7 +93,7 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Re
 		return res
 	}
 	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
-	cmd.Stdin = bytes.NewReader(envelope)
+	cmd.Stdin = reader(envelope)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	setGroup(cmd)
@@ -149,7 +152,7 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope []byte) Re
 // startAsync starts a fire-and-forget handler: detached into its own
 // session, stdout and stderr closed, the envelope on stdin through an
 // unlinked temporary file so that hookshim need not stay to feed a pipe.
-func (r *Runner) startAsync(h *config.Hook, envelope []byte) Result {
+func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 	res := Result{Hook: h, Exit: -1, Async: true}
 	cmd, err := command(context.Background(), h)
 	if err != nil {
@@ -163,7 +166,7 @@ func (r *Runner) startAsync(h *config.Hook, envelope []byte) Result {
 	}
 	defer f.Close()
 	defer os.Remove(f.Name())
-	if _, err := f.Write(envelope); err != nil {
+	if _, err := io.Copy(f, reader(envelope)); err != nil {
 		res.Err = fmt.Errorf("async: %v", err)
 		return res
 	}
@@ -246,4 +249,15 @@ func round(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// reader reads the envelope's pieces one after the other. (io.MultiReader
+// hands each piece whole to the writer: a large one is written from where
+// it lies.)
+func reader(pieces [][]byte) io.Reader {
+	rs := make([]io.Reader, len(pieces))
+	for i, p := range pieces {
+		rs[i] = bytes.NewReader(p)
+	}
+	return io.MultiReader(rs...)
 }

@@ -71,7 +71,25 @@ func AppendQuote(dst []byte, s string) []byte {
 type Object struct {
 	b    []byte
 	base int // where this object starts in b: a nested object shares its parent's buffer
+	refs *[]ref
 }
+
+// ref is a value kept by reference: it belongs at offset at of b.
+type ref struct {
+	at int
+	v  []byte
+}
+
+// RefMin is the size from which KeepRefs keeps a raw value by reference.
+const RefMin = 64 << 10
+
+// KeepRefs makes Raw keep values of RefMin bytes or more by reference
+// instead of copying them, in o and the objects nested in it; Segments
+// then returns the object as the pieces between them. A message that
+// carries a 10 MiB tool output twice is then sent without being copied
+// into memory written for the first time, which is what it costs.
+// Call it before adding fields.
+func (o *Object) KeepRefs() { o.refs = new([]ref) }
 
 // Grow makes room for n more bytes, so that an object of known size is
 // written without copying what it holds as it grows.
@@ -116,7 +134,7 @@ func (o *Object) Obj(k string, v *Object) *Object { return o.Raw(k, v.Bytes()) }
 // buffer: a large nested object is not copied. fill must not use o.
 func (o *Object) Nest(k string, fill func(*Object)) *Object {
 	o.key(k)
-	inner := Object{b: o.b, base: len(o.b)}
+	inner := Object{b: o.b, base: len(o.b), refs: o.refs}
 	fill(&inner)
 	if len(inner.b) == inner.base {
 		inner.b = append(inner.b, '{')
@@ -128,6 +146,10 @@ func (o *Object) Nest(k string, fill func(*Object)) *Object {
 // Raw adds a field whose value is already JSON.
 func (o *Object) Raw(k string, v []byte) *Object {
 	o.key(k)
+	if o.refs != nil && len(v) >= RefMin {
+		*o.refs = append(*o.refs, ref{at: len(o.b), v: v})
+		return o
+	}
 	o.b = append(o.b, v...)
 	return o
 }
@@ -141,15 +163,50 @@ func (o *Object) Bytes() []byte {
 	if len(o.b) == o.base {
 		return []byte("{}")
 	}
+	if o.refs != nil && len(*o.refs) > 0 {
+		c := Object{b: o.b[:len(o.b):len(o.b)], base: o.base, refs: o.refs}
+		return c.Close()
+	}
 	return append(o.b[o.base:len(o.b):len(o.b)], '}')
 }
 
 // Close returns the object like Bytes, without copying it: nothing may be
-// added to the object afterwards.
+// added to the object afterwards. Values kept by reference are copied in.
 func (o *Object) Close() []byte {
+	segs := o.Segments()
+	if len(segs) == 1 {
+		return segs[0]
+	}
+	n := 0
+	for _, s := range segs {
+		n += len(s)
+	}
+	out := make([]byte, 0, n)
+	for _, s := range segs {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// Segments closes the object and returns it in pieces, the values kept by
+// reference (see KeepRefs) standing alone; one piece without them. Nothing
+// may be added to the object afterwards.
+func (o *Object) Segments() [][]byte {
 	if len(o.b) == o.base {
-		return []byte("{}")
+		return [][]byte{[]byte("{}")}
 	}
 	o.b = append(o.b, '}')
-	return o.b[o.base:]
+	if o.refs == nil || len(*o.refs) == 0 {
+		return [][]byte{o.b[o.base:]}
+	}
+	segs := make([][]byte, 0, 2*len(*o.refs)+1)
+	from := o.base
+	for _, r := range *o.refs {
+		if r.at < o.base {
+			continue // the parent's, before this object
+		}
+		segs = append(segs, o.b[from:r.at], r.v)
+		from = r.at
+	}
+	return append(segs, o.b[from:])
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,4 +67,37 @@ func TestObjectNest(t *testing.T) {
 	o2.Nest("x", func(n *Object) { n.Str("k", "v") })
 	require.Equal(t, `{"x":{"k":"v"}}`, string(o2.Bytes()))
 	require.Equal(t, 0, (&Object{}).Len())
+}
+
+// With KeepRefs a large value is not copied: it stands alone among the
+// pieces, which together are the object Raw would have written.
+func TestObjectKeepRefs(t *testing.T) {
+	big := []byte(`"` + strings.Repeat("x", RefMin) + `"`)
+	build := func(o *Object) {
+		o.Str("a", "1")
+		o.Nest("data", func(d *Object) { d.Raw("out", big).Raw("small", []byte(`2`)) })
+		o.Raw("payload", big)
+	}
+	var plain, kept Object
+	build(&plain)
+	kept.KeepRefs()
+	build(&kept)
+	want := plain.Close()
+
+	segs := kept.Segments()
+	require.Len(t, segs, 5)
+	require.Same(t, &big[0], &segs[1][0], "kept, not copied")
+	require.Same(t, &big[0], &segs[3][0])
+	require.Equal(t, string(want), string(bytes.Join(segs, nil)))
+
+	var again Object
+	again.KeepRefs()
+	build(&again)
+	require.Equal(t, string(want), string(again.Bytes()))
+	require.Equal(t, string(want), string(again.Close()))
+
+	var small Object
+	small.KeepRefs()
+	small.Str("a", "b")
+	require.Equal(t, [][]byte{[]byte(`{"a":"b"}`)}, small.Segments())
 }
