@@ -30,7 +30,7 @@ type Case struct {
 
 // Payload is the case as the pipeline sees it, with an empty environment.
 func (c Case) Payload() provider.Payload {
-	return provider.Payload{Raw: c.Raw, Env: func(string) string { return "" }}
+	return provider.NewPayload(c.Raw, func(string) string { return "" })
 }
 
 // Small is every embedded sample payload whose event has a canonical name.

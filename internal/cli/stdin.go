@@ -153,8 +153,14 @@ func readWatched(r io.Reader) ([]byte, error) {
 	ch := make(chan chunk, 1)
 	go func() {
 		// Each chunk hands over what was read so far; later reads only
-		// append beyond it, so it never changes under the reader.
-		p := newPayload(0)
+		// append beyond it, so it never changes under the reader. A
+		// reader that knows its length (in-process callers) gets a buffer
+		// of that size.
+		size := 0
+		if l, ok := r.(interface{ Len() int }); ok {
+			size = l.Len() + 1
+		}
+		p := newPayload(size)
 		for {
 			err := p.read(r)
 			ch <- chunk{p.buf, err}
