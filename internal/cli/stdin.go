@@ -95,18 +95,24 @@ func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"
 
 func noPayload() error { return fmt.Errorf("no complete payload on stdin after %s", StdinTimeout) }
 
+// ended is what a read that returned err leaves: the payload at the end of
+// the stream, else the error.
+func ended(buf []byte, err error) ([]byte, error) {
+	switch err {
+	case io.EOF:
+		return buf, nil
+	case errTooLarge:
+		return nil, err
+	}
+	return buf, fmt.Errorf("reading stdin: %v", err)
+}
+
 // readFile reads a regular file to its end, into a buffer of its size.
 func readFile(f *os.File, size int64) ([]byte, error) {
 	p := newPayload(int(min(size, MaxPayload)) + 1)
 	for {
-		switch err := p.read(f); err {
-		case nil:
-		case io.EOF:
-			return p.buf, nil
-		case errTooLarge:
-			return nil, err
-		default:
-			return p.buf, fmt.Errorf("reading stdin: %v", err)
+		if err := p.read(f); err != nil {
+			return ended(p.buf, err)
 		}
 	}
 }
@@ -126,10 +132,6 @@ func readPolled(f *os.File) ([]byte, error) {
 		}
 		switch err := p.read(f); {
 		case err == nil:
-		case err == io.EOF:
-			return p.buf, nil
-		case err == errTooLarge:
-			return nil, err
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if complete(p.buf) {
 				return p.buf, nil
@@ -138,7 +140,7 @@ func readPolled(f *os.File) ([]byte, error) {
 				return nil, noPayload()
 			}
 		default:
-			return p.buf, fmt.Errorf("reading stdin: %v", err)
+			return ended(p.buf, err)
 		}
 	}
 }
@@ -178,14 +180,8 @@ func readWatched(r io.Reader) ([]byte, error) {
 		select {
 		case c := <-ch:
 			data = c.all
-			switch c.err {
-			case nil:
-			case io.EOF:
-				return data, nil
-			case errTooLarge:
-				return nil, c.err
-			default:
-				return data, fmt.Errorf("reading stdin: %v", c.err)
+			if c.err != nil {
+				return ended(data, c.err)
 			}
 			quiet.Reset(StdinQuiet)
 		case <-quiet.C:

@@ -70,8 +70,12 @@ func key(path string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func (s Store) allowPath(path string) string { return filepath.Join(s.Dir, "allow", key(path)) }
-func (s Store) denyPath(path string) string  { return filepath.Join(s.Dir, "deny", key(path)) }
+// records are where a config's allow and deny records are kept (its path
+// hashed once: the check runs on every hook call).
+func (s Store) records(path string) (allow, deny string) {
+	k := key(path)
+	return filepath.Join(s.Dir, "allow", k), filepath.Join(s.Dir, "deny", k)
+}
 
 // Digest is the hash that an allowance records: the config's absolute path
 // and content, and the path and content of every project script its
@@ -90,7 +94,7 @@ func Digest(f *config.File) (string, []string, error) {
 	writeEntry(h, "", f.Path, content)
 	scripts := Scripts(f)
 	for _, s := range scripts {
-		b, err := os.ReadFile(s)
+		b, err := config.ReadFile(s)
 		if err != nil {
 			return "", nil, err
 		}
@@ -166,10 +170,11 @@ func words(cmd string) []string {
 
 // Check returns the file's trust state.
 func (s Store) Check(f *config.File) (State, error) {
-	if _, err := os.Stat(s.denyPath(f.Path)); err == nil {
+	allow, deny := s.records(f.Path)
+	if _, err := os.Stat(deny); err == nil {
 		return Denied, nil
 	}
-	rec, err := config.ReadFile(s.allowPath(f.Path))
+	rec, err := config.ReadFile(allow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Unknown, nil
 	}
@@ -195,10 +200,11 @@ func (s Store) Allow(f *config.File) ([]string, error) {
 		return nil, err
 	}
 	rec := digest + "\n" + f.Path + "\n" + strings.Join(scripts, "\n")
-	if err := writeAtomic(s.allowPath(f.Path), []byte(rec)); err != nil {
+	allow, deny := s.records(f.Path)
+	if err := writeAtomic(allow, []byte(rec)); err != nil {
 		return nil, err
 	}
-	if err := os.Remove(s.denyPath(f.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(deny); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	return scripts, nil
@@ -207,10 +213,11 @@ func (s Store) Allow(f *config.File) ([]string, error) {
 // Deny records the path as denied (whatever its content) and drops an
 // allowance.
 func (s Store) Deny(path string) error {
-	if err := writeAtomic(s.denyPath(path), []byte(path+"\n")); err != nil {
+	allow, deny := s.records(path)
+	if err := writeAtomic(deny, []byte(path+"\n")); err != nil {
 		return err
 	}
-	if err := os.Remove(s.allowPath(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(allow); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil

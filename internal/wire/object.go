@@ -2,7 +2,10 @@
 // tools and envelopes for handlers; and indexes the payloads it reads.
 package wire
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Quote encodes s as a JSON string, without HTML escaping, so that text
 // reaches handlers and tools exactly as written. The bytes are those of
@@ -177,15 +180,7 @@ func (o *Object) Close() []byte {
 	if len(segs) == 1 {
 		return segs[0]
 	}
-	n := 0
-	for _, s := range segs {
-		n += len(s)
-	}
-	out := make([]byte, 0, n)
-	for _, s := range segs {
-		out = append(out, s...)
-	}
-	return out
+	return bytes.Join(segs, nil)
 }
 
 // Segments closes the object and returns it in pieces, the values kept by
