@@ -8,6 +8,8 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+
+	"github.com/hookshim/hookshim/internal/stack"
 )
 
 // Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3);
@@ -85,6 +87,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "run":
+		stack.Reserve() // now, while the stack is shallow and cheap to copy
 		return cmdRun(rest, stdin, stdout, stderr, getenv)
 	case "simulate":
 		return cmdSimulate(rest, stdout, stderr, getenv)

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookshim/hookshim/internal/digest"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
@@ -321,7 +322,7 @@ func (c *hookCall) claim(hooks []*config.Hook) *once.Claim {
 	}
 	if c.ev.Tool == nil && c.ev.Prompt == nil {
 		// Nothing but the payload says which call this is.
-		sum := sha256.Sum256(c.ev.Raw)
+		sum := digest.Sum256(c.ev.Raw)
 		parts = append(parts, hex.EncodeToString(sum[:]))
 	}
 	for _, f := range c.ev.Fields {

@@ -1,8 +1,6 @@
 package config
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -62,7 +60,10 @@ func Discover(s Sources) ([]Found, error) {
 		switch {
 		case err == nil:
 			out = append(out, Found{File: f})
-		case !errors.Is(err, fs.ErrNotExist):
+		case !os.IsNotExist(err):
+			// (Not errors.Is: its interface checks make the runtime build
+			// method tables on first use, on every call that has no user
+			// config. ReadFile's errors are plain *fs.PathError.)
 			return nil, err
 		}
 	}

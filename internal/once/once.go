@@ -12,7 +12,6 @@
 package once
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io/fs"
@@ -21,6 +20,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/hookshim/hookshim/internal/digest"
 
 	"github.com/tidwall/gjson"
 )
@@ -47,7 +48,7 @@ func Dir(getenv func(string) string) string {
 
 // Key identifies one tool call.
 func Key(parts ...string) string {
-	h := sha256.New()
+	h := digest.New()
 	for _, p := range parts {
 		h.Write([]byte(p))
 		h.Write([]byte{0})

@@ -9,7 +9,6 @@
 package trust
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"hash"
@@ -19,6 +18,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hookshim/hookshim/internal/digest"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/mattn/go-shellwords"
@@ -66,7 +67,7 @@ func DefaultStore(getenv func(string) string) (Store, error) {
 }
 
 func key(path string) string {
-	sum := sha256.Sum256([]byte(path))
+	sum := digest.Sum256([]byte(path))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -90,7 +91,7 @@ func Digest(f *config.File) (string, []string, error) {
 			return "", nil, err
 		}
 	}
-	h := sha256.New()
+	h := digest.New()
 	writeEntry(h, "", f.Path, content)
 	scripts := Scripts(f)
 	for _, s := range scripts {
@@ -175,18 +176,18 @@ func (s Store) Check(f *config.File) (State, error) {
 		return Denied, nil
 	}
 	rec, err := config.ReadFile(allow)
-	if errors.Is(err, fs.ErrNotExist) {
+	if os.IsNotExist(err) { // a plain *fs.PathError (as in config.Discover)
 		return Unknown, nil
 	}
 	if err != nil {
 		return Unknown, err
 	}
-	digest, _, err := Digest(f)
+	sum, _, err := Digest(f)
 	if err != nil {
 		return Unknown, err
 	}
 	want, _, _ := strings.Cut(string(rec), "\n")
-	if want == digest {
+	if want == sum {
 		return Allowed, nil
 	}
 	return Changed, nil
@@ -195,11 +196,11 @@ func (s Store) Check(f *config.File) (State, error) {
 // Allow records the file as allowed with its current content, and lifts a
 // deny.
 func (s Store) Allow(f *config.File) ([]string, error) {
-	digest, scripts, err := Digest(f)
+	sum, scripts, err := Digest(f)
 	if err != nil {
 		return nil, err
 	}
-	rec := digest + "\n" + f.Path + "\n" + strings.Join(scripts, "\n")
+	rec := sum + "\n" + f.Path + "\n" + strings.Join(scripts, "\n")
 	allow, deny := s.records(f.Path)
 	if err := writeAtomic(allow, []byte(rec)); err != nil {
 		return nil, err
