@@ -17,11 +17,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/hookshim/hookshim/internal/digest"
-
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/detect"
+	"github.com/hookshim/hookshim/internal/digest"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/once"

@@ -80,20 +80,16 @@ func FuzzMatchesStandardLibrary(f *testing.F) {
 }
 
 func BenchmarkSum256(b *testing.B) {
-	for _, n := range []int{1 << 10, 1 << 20} {
-		in := make([]byte, n)
-		b.Run(sizeName(n), func(b *testing.B) {
-			b.SetBytes(int64(n))
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1KiB", 1 << 10}, {"1MiB", 1 << 20}} {
+		in := make([]byte, size.n)
+		b.Run(size.name, func(b *testing.B) {
+			b.SetBytes(int64(size.n))
 			for b.Loop() {
 				Sum256(in)
 			}
 		})
 	}
-}
-
-func sizeName(n int) string {
-	if n >= 1<<20 {
-		return "1MiB"
-	}
-	return "1KiB"
 }

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/digest"
-
 	"github.com/tidwall/gjson"
 )
 

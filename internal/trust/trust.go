@@ -19,9 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hookshim/hookshim/internal/digest"
-
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/digest"
 	"github.com/mattn/go-shellwords"
 )
 
