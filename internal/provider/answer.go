@@ -1,6 +1,9 @@
 package provider
 
-import "github.com/hookshim/hookshim/internal/wire"
+import (
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/wire"
+)
 
 // JSON is an answer on stdout with exit 0: one JSON document and a newline.
 func JSON(o *wire.Object) Answer { return Answer{Stdout: append(o.Bytes(), '\n')} }
@@ -12,4 +15,18 @@ func JSONOrEmpty(o *wire.Object) Answer {
 		return Answer{}
 	}
 	return JSON(o)
+}
+
+// permission is the verdict's decision as "allow", "ask" or "deny", "" for
+// no opinion, with a rewrite and no decision counted as allow: the tools
+// that read it (Copilot, Cursor) apply a rewritten input only with allow,
+// and a policy that rewrites a call approves the call it rewrote.
+func permission(v *decision.Verdict) string {
+	if v.Decision == decision.None {
+		if v.UpdatedInput != nil {
+			return "allow"
+		}
+		return ""
+	}
+	return v.Decision.String()
 }

@@ -324,21 +324,7 @@ func encodeCopilot(spec *Spec, v *decision.Verdict) Answer {
 	o := &wire.Object{}
 	switch spec.Canonical {
 	case event.BeforeToolExecute:
-		d := ""
-		switch v.Decision {
-		case decision.Deny:
-			d = "deny"
-		case decision.Ask:
-			d = "ask"
-		case decision.Allow:
-			d = "allow"
-		case decision.None:
-			if v.UpdatedInput != nil {
-				// modifiedArgs was measured with allow: the policy approved
-				// the call it rewrote.
-				d = "allow"
-			}
-		}
+		d := permission(v) // modifiedArgs was measured with allow
 		if d != "" {
 			o.Str("permissionDecision", d)
 			if v.Reason != "" {

@@ -250,21 +250,7 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 	}
 	switch spec.Native {
 	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
-		perm := ""
-		switch v.Decision {
-		case decision.Deny:
-			perm = "deny"
-		case decision.Ask:
-			perm = "ask"
-		case decision.Allow:
-			perm = "allow"
-		case decision.None:
-			if v.UpdatedInput != nil {
-				// updated_input is applied with an allow: a rewrite is an
-				// approval of the rewritten call.
-				perm = "allow"
-			}
-		}
+		perm := permission(v) // updated_input is applied with an allow
 		if perm != "" {
 			o.Str("permission", perm)
 		}
