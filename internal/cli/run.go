@@ -218,7 +218,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 			if !h.Matches(c.ev) {
 				continue
 			}
-			if skip[h.Name] {
+			if slices.Contains(skip, h.Name) {
 				c.trace.notes = append(c.trace.notes, h.Name+" skipped (HOOKSHIM_SKIP)")
 				continue
 			}
@@ -498,14 +498,17 @@ func nonEmpty(s ...string) []string {
 	return out
 }
 
-func skipSet(s string) map[string]bool {
-	m := map[string]bool{}
+// skipSet lists the handler names in HOOKSHIM_SKIP. (A list, not a map:
+// it is empty on almost every call, and a map's code and memory would be
+// touched for nothing in a process that lives for one call.)
+func skipSet(s string) []string {
+	var names []string
 	for _, name := range strings.Split(s, ",") {
 		if name = strings.TrimSpace(name); name != "" {
-			m[name] = true
+			names = append(names, name)
 		}
 	}
-	return m
+	return names
 }
 
 // newID is a random UUID v4, the envelope's idempotency key.

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // FileName is the project config file, found by walking up from the
@@ -67,13 +68,13 @@ func Discover(s Sources) ([]Found, error) {
 			return nil, err
 		}
 	}
-	seen := map[string]bool{}
+	var seen []string // a few start dirs: a list is enough
 	for _, start := range s.StartDirs {
 		path := FindUp(start)
-		if path == "" || seen[path] {
+		if path == "" || slices.Contains(seen, path) {
 			continue
 		}
-		seen[path] = true
+		seen = append(seen, path)
 		if len(out) > 0 && out[0].Path == path {
 			continue
 		}

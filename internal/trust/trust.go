@@ -15,7 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,7 +123,7 @@ func writeEntry(h hash.Hash, sep, path string, content []byte) {
 // the config does.
 func Scripts(f *config.File) []string {
 	root := f.Dir
-	seen := map[string]bool{}
+	var out []string // a few scripts: a list, not a map, on every call's path
 	for _, h := range f.Hooks {
 		for _, w := range words(h.Command) {
 			if w == "" || strings.HasPrefix(w, "-") {
@@ -138,16 +138,15 @@ func Scripts(f *config.File) []string {
 			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 				continue
 			}
+			if slices.Contains(out, p) {
+				continue
+			}
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && p != f.Path {
-				seen[p] = true
+				out = append(out, p)
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 

@@ -12,26 +12,39 @@ import (
 // detection and normalization, most of them for fields it does not have.
 // Each gjson lookup scans the document again up to the field (or to the end
 // when it is absent), so a payload carrying a 10 MiB tool output would be
-// scanned dozens of times; with the index each lookup is a map access.
+// scanned dozens of times; with the index each lookup is a short scan of
+// the member list.
+//
+// The members live in the Index itself and their names point into doc:
+// indexing a payload is one allocation. (A map cost a table and a string
+// per name, each in a size class a fresh process has not used yet, and in
+// a process that lives for one call every such class costs fresh pages.)
+// Objects with more members than fit get a map, so that hostile payloads
+// with thousands of names stay linear.
 type Index struct {
-	doc []byte
-	at  map[string]span
+	doc     []byte
+	members []member
+	byName  map[string]int // index into members; only past len(small)
+	small   [24]member
 }
 
-type span struct {
+type member struct {
+	name     string
 	off, end int
-	twice    bool // the key occurs more than once: gjson's own rules apply
+	twice    bool // the name occurs more than once: gjson's own rules apply
 }
 
 // NewIndex indexes doc, which must be valid JSON (hookshim validates a
 // payload before it reads a field) and must not change afterwards: the
-// results of Get share its memory. It is nil when doc is not an object.
+// results of Get, and the index's own names, share its memory. It is nil
+// when doc is not an object.
 func NewIndex(doc []byte) *Index {
 	i := skipSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
 		return nil
 	}
-	x := &Index{doc: doc, at: make(map[string]span, 16)}
+	x := &Index{doc: doc}
+	x.members = x.small[:0]
 	i = skipSpace(doc, i+1)
 	if i < len(doc) && doc[i] == '}' {
 		return x
@@ -44,7 +57,8 @@ func NewIndex(doc []byte) *Index {
 		if kend < 0 {
 			return nil
 		}
-		key := string(doc[i+1 : kend-1])
+		name := doc[i+1 : kend-1]
+		key := unsafe.String(unsafe.SliceData(name), len(name))
 		if esc {
 			key = gjson.ParseBytes(doc[i:kend]).Str
 		}
@@ -57,12 +71,7 @@ func NewIndex(doc []byte) *Index {
 		if vend < 0 {
 			return nil
 		}
-		if s, dup := x.at[key]; dup {
-			s.twice = true
-			x.at[key] = s
-		} else {
-			x.at[key] = span{off: i, end: vend}
-		}
+		x.add(key, i, vend)
 		i = skipSpace(doc, vend)
 		if i >= len(doc) {
 			return nil
@@ -78,6 +87,39 @@ func NewIndex(doc []byte) *Index {
 	}
 }
 
+func (x *Index) add(name string, off, end int) {
+	if k := x.find(name); k >= 0 {
+		x.members[k].twice = true
+		return
+	}
+	x.members = append(x.members, member{name: name, off: off, end: end})
+	switch n := len(x.members); {
+	case x.byName != nil:
+		x.byName[name] = n - 1
+	case n > len(x.small):
+		x.byName = make(map[string]int, 2*n)
+		for k, m := range x.members {
+			x.byName[m.name] = k
+		}
+	}
+}
+
+// find returns the position of the member called name, or -1.
+func (x *Index) find(name string) int {
+	if x.byName != nil {
+		if k, ok := x.byName[name]; ok {
+			return k
+		}
+		return -1
+	}
+	for k := range x.members {
+		if x.members[k].name == name {
+			return k
+		}
+	}
+	return -1
+}
+
 // Get returns what gjson.GetBytes(doc, path) returns, for a path of plain
 // names (ASCII letters, digits, '_' and '-') separated by dots. ok is false
 // for any other path (wildcards, escapes, modifiers, queries...), for a
@@ -88,9 +130,13 @@ func (x *Index) Get(path string) (r gjson.Result, ok bool) {
 	if !ok {
 		return gjson.Result{}, false
 	}
-	s, found := x.at[first]
-	if !found {
+	k := x.find(first)
+	if k < 0 {
 		return gjson.Result{}, true
+	}
+	s := x.members[k]
+	if s.twice {
+		return gjson.Result{}, false
 	}
 	// Parsed in place, not copied as gjson.ParseBytes does: detection and
 	// normalization look up dozens of fields, and a tool output may be
@@ -114,9 +160,13 @@ func (x *Index) RawGet(path string) (raw []byte, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	s, found := x.at[first]
-	if !found {
+	k := x.find(first)
+	if k < 0 {
 		return nil, true
+	}
+	s := x.members[k]
+	if s.twice {
+		return nil, false
 	}
 	member := x.doc[s.off:s.end:s.end]
 	if rest == "" {
@@ -155,9 +205,6 @@ func (x *Index) split(path string) (first, rest string, ok bool) {
 		return "", "", false
 	}
 	first, rest, _ = cutByte(path, '.')
-	if x.at[first].twice {
-		return "", "", false
-	}
 	return first, rest, true
 }
 

@@ -58,6 +58,22 @@ func TestIndexIsGJSON(t *testing.T) {
 	for _, s := range hookshim.Samples() {
 		docs = append(docs, string(s.Raw))
 	}
+	// Past the members an Index holds inline it switches to a map: names
+	// repeated on both sides of that point must still be seen twice.
+	var many strings.Builder
+	many.WriteString(`{`)
+	for i := 0; i < 60; i++ {
+		name := fmt.Sprintf("k%d", i)
+		switch i {
+		case 40:
+			name = "k3" // first seen before the switch
+		case 50:
+			name = "k30" // first seen after it
+		}
+		fmt.Fprintf(&many, `%q:{"v":%d},`, name, i)
+	}
+	many.WriteString(`"last":true}`)
+	docs = append(docs, many.String())
 	big := `{"tool_output":"` + strings.Repeat(`line \"x\" \\ ✓\n`, 5000) + `","tool_use_id":"toolu_1"}`
 	docs = append(docs, big)
 	answered := 0
@@ -129,4 +145,43 @@ func FuzzIndex(f *testing.F) {
 			t.Fatalf("path %q in %q: index %#v, gjson %#v", path, doc, got, want)
 		}
 	})
+}
+
+// TestIndexManyMembers: an object with more members than the index holds
+// inline still finds every name, and still declines names given twice,
+// whichever side of the switch to a map they fall on.
+func TestIndexManyMembers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{`)
+	for i := 0; i < 100; i++ {
+		name := fmt.Sprintf("k%d", i)
+		switch i {
+		case 2:
+			name = "k1" // twice, both inline
+		case 70:
+			name = "k5" // twice: inline, then in the map
+		case 90:
+			name = "k80" // twice, both in the map
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `%q:%d`, name, i)
+	}
+	b.WriteString(`}`)
+	x := wire.NewIndex([]byte(b.String()))
+	require.NotNil(t, x)
+	for _, twice := range []string{"k1", "k5", "k80"} {
+		_, ok := x.Get(twice)
+		require.False(t, ok, twice)
+	}
+	for _, i := range []int{0, 3, 23, 24, 25, 69, 71, 99} {
+		name := fmt.Sprintf("k%d", i)
+		r, ok := x.Get(name)
+		require.True(t, ok, name)
+		require.Equal(t, int64(i), r.Int(), name)
+	}
+	r, ok := x.Get("k100")
+	require.True(t, ok)
+	require.False(t, r.Exists())
 }
