@@ -90,3 +90,37 @@ func TestQuantile(t *testing.T) {
 	require.Equal(t, 1.5, quantile([]float64{1, 2}, 0.5))
 	require.Equal(t, 0.0, quantile(nil, 0.5))
 }
+
+// One handler is judged against the spawner (a minimal Go program running
+// the same handler), not against the handler exec'd in the shell's place.
+func TestOneHandlerAgainstSpawner(t *testing.T) {
+	for _, c := range []struct {
+		one  float64
+		want string
+	}{{13, "| met |"}, {16, "| MISSED |"}} {
+		dir := t.TempDir()
+		export(t, dir, "r1.json", map[string][]float64{
+			"sh": repeat(2, 5), "floor": repeat(6, 5), "no-match": repeat(7.5, 5),
+			"handler-alone": repeat(6.5, 5), "spawner": repeat(12, 5), "one-handler": repeat(c.one, 5),
+		})
+		var out bytes.Buffer
+		require.NoError(t, report([]string{"-raw", dir, "-mode", "full"}, &out))
+		var line string
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(l, "| one handler vs a minimal Go program") {
+				line = l
+			}
+		}
+		require.Contains(t, line, c.want, out.String())
+		require.Contains(t, out.String(), "the spawner's: 5.50 ms")
+	}
+	// Ten times the spawner is a regression even in the smoke check.
+	dir := t.TempDir()
+	export(t, dir, "r1.json", map[string][]float64{
+		"sh": repeat(2, 5), "floor": repeat(6, 5), "no-match": repeat(7.5, 5),
+		"handler-alone": repeat(6.5, 5), "spawner": repeat(12, 5), "one-handler": repeat(120, 5),
+	})
+	var out bytes.Buffer
+	err := report([]string{"-raw", dir, "-mode", "smoke"}, &out)
+	require.True(t, errors.Is(err, errBudget), "%v", err)
+}
