@@ -151,7 +151,14 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	if c.flags.provider != "" && provider.Lookup(c.flags.provider) == nil {
 		c.trace.problems = append(c.trace.problems, fmt.Sprintf("unknown --provider %q (known: %s)", c.flags.provider, strings.Join(provider.IDs(), ", ")))
 	}
-	det := detect.Detect(p, c.flags.provider)
+	// --explain shows every tool's score; a plain call needs the outcome
+	// only, and with the --provider that install writes that is usually
+	// one tool's score.
+	decide := detect.Decide
+	if c.flags.explain {
+		decide = detect.Detect
+	}
+	det := decide(p, c.flags.provider)
 	c.trace.detection = &det
 	c.pr = det.Provider
 	if c.pr == nil {

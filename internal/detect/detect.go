@@ -59,24 +59,45 @@ type Result struct {
 // Detect scores every provider. hint is the --provider value ("" for none);
 // an unknown hint is reported by the caller and otherwise ignored here.
 func Detect(p provider.Payload, hint string) Result {
-	res := Result{Hint: hint, Scores: make([]Score, 0, len(provider.All))}
+	return detect(p, hint, false)
+}
+
+// Decide is Detect for a call that needs the outcome only, not every
+// score: with a hint, a provider whose signals could not outscore the
+// hinted provider even if every one of them matched is not scored. A tool
+// calls hookshim with the --provider that install wrote, so most calls
+// score one or two providers instead of all of them, and do not touch the
+// others' tables and tests at all, which in a process that lives for one
+// call is most of detection's cost. The outcome (Provider, Overruled) is
+// Detect's; Scores lists the providers that were scored.
+func Decide(p provider.Payload, hint string) Result {
+	return detect(p, hint, true)
+}
+
+func detect(p provider.Payload, hint string, prune bool) Result {
 	hinted := provider.Lookup(hint)
+	prune = prune && hinted != nil
+	res := Result{Hint: hint, Scores: make([]Score, 0, len(provider.All))}
+	var h Score // the hinted provider's, scored first when pruning
+	if prune {
+		h = score(hinted, p)
+		h.Hint = HintWeight
+	}
 	for _, pr := range provider.All {
-		s := Score{Provider: pr}
-		for i := range pr.Signals {
-			sig := &pr.Signals[i]
-			if !sig.Test(p) {
-				continue
+		var s Score
+		switch {
+		case prune && pr == hinted:
+			s = h
+		case prune:
+			var full bool
+			if s, full = scoreAbove(pr, p, h.Total()); !full {
+				continue // cannot beat the hint: ties go to the hinted provider
 			}
-			s.Matched |= 1 << i
-			if sig.Env {
-				s.Env += sig.Weight
-			} else {
-				s.Payload += sig.Weight
+		default:
+			s = score(pr, p)
+			if pr == hinted {
+				s.Hint = HintWeight
 			}
-		}
-		if pr == hinted {
-			s.Hint = HintWeight
 		}
 		res.Scores = append(res.Scores, s)
 	}
@@ -99,6 +120,63 @@ func Detect(p provider.Payload, hint string) Result {
 		res.Provider = best.Provider
 	}
 	return res
+}
+
+// score tests pr's signals against the payload.
+func score(pr *provider.Provider, p provider.Payload) Score {
+	s := Score{Provider: pr}
+	for i := range pr.Signals {
+		sig := &pr.Signals[i]
+		if !sig.Test(p) {
+			continue
+		}
+		s.Matched |= 1 << i
+		if sig.Env {
+			s.Env += sig.Weight
+		} else {
+			s.Payload += sig.Weight
+		}
+	}
+	return s
+}
+
+// scoreAbove is score for a provider that matters only if it scores more
+// than bar: it stops, and reports false, as soon as the signals left to
+// test could not lift it above bar even if every one of them matched.
+func scoreAbove(pr *provider.Provider, p provider.Payload, bar int) (Score, bool) {
+	s := Score{Provider: pr}
+	left := maxScore(pr) // what the untested signals could still add
+	for i := range pr.Signals {
+		if s.Total()+left <= bar {
+			return s, false
+		}
+		sig := &pr.Signals[i]
+		if sig.Weight > 0 {
+			left -= sig.Weight
+		}
+		if !sig.Test(p) {
+			continue
+		}
+		s.Matched |= 1 << i
+		if sig.Env {
+			s.Env += sig.Weight
+		} else {
+			s.Payload += sig.Weight
+		}
+	}
+	return s, true
+}
+
+// maxScore is the most pr can score: every signal of positive weight
+// matching, none of negative weight.
+func maxScore(pr *provider.Provider) int {
+	n := 0
+	for i := range pr.Signals {
+		if w := pr.Signals[i].Weight; w > 0 {
+			n += w
+		}
+	}
+	return n
 }
 
 func scoreOf(scores []Score, pr *provider.Provider) int {
