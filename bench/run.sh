@@ -102,24 +102,28 @@ p=$work/p
 names=() cmds=() big=()
 add() { names+=("$1") cmds+=("$2"); }
 run() { echo "sh -c 'exec $1'"; }
+# hookshim runs as install registers it, with --provider (the payloads are
+# Claude Code's); no-match-no-hint is the same call registered by hand.
+hs="$bin/hookshim run --provider claude-code"
 add sh "sh -c true"
 add floor "$(run "$bin/floor < $p/one/pre.json")"
-add no-match "$(run "$bin/hookshim run < $p/no-match/pre.json")"
-add one-handler "$(run "$bin/hookshim run < $p/one/pre.json")"
+add no-match "$(run "$hs < $p/no-match/pre.json")"
+add one-handler "$(run "$hs < $p/one/pre.json")"
 add handler-alone "$(run "$bin/handler < $work/envelope.json")"
 add spawner "$(run "$bin/spawner $bin/handler $work/envelope.json < $p/one/pre.json")"
 if [ "$mode" = full ]; then
-	add eight-handlers "$(run "$bin/hookshim run < $p/eight/pre.json")"
-	add one-slow-handler "$(run "$bin/hookshim run < $p/one-slow/pre.json")"
-	add eight-slow-handlers "$(run "$bin/hookshim run < $p/eight-slow/pre.json")"
+	add no-match-no-hint "$(run "$bin/hookshim run < $p/no-match/pre.json")"
+	add eight-handlers "$(run "$hs < $p/eight/pre.json")"
+	add one-slow-handler "$(run "$hs < $p/one-slow/pre.json")"
+	add eight-slow-handlers "$(run "$hs < $p/eight-slow/pre.json")"
 	add jq-hook "$(run "$root/bench/peers/jq-hook.sh < $p/one/pre.json")"
 	add node-hook "$(run "node $root/bench/peers/node-hook.js < $p/one/pre.json")"
 fi
 small=${#names[@]}
 add floor-10MiB "$(run "$bin/floor < $p/no-match/post-10MiB.json")"
-add no-match-10MiB "$(run "$bin/hookshim run < $p/no-match/post-10MiB.json")"
+add no-match-10MiB "$(run "$hs < $p/no-match/post-10MiB.json")"
 if [ "$mode" = full ]; then
-	add one-handler-10MiB "$(run "$bin/hookshim run < $p/post/post-10MiB.json")"
+	add one-handler-10MiB "$(run "$hs < $p/post/post-10MiB.json")"
 	add handler-alone-10MiB "$(run "$bin/handler < $work/envelope-10MiB.json")"
 fi
 

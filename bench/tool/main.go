@@ -231,7 +231,7 @@ func report(args []string, w io.Writer) error {
 	// Rows in the order of the commands' list in bench/run.sh, whatever
 	// order the rounds ran them in.
 	rank := map[string]int{}
-	for i, n := range []string{"floor", "no-match", "one-handler", "handler-alone", "spawner", "eight-handlers",
+	for i, n := range []string{"floor", "no-match", "no-match-no-hint", "one-handler", "handler-alone", "spawner", "eight-handlers",
 		"one-slow-handler", "eight-slow-handlers", "jq-hook", "node-hook",
 		"floor-10MiB", "no-match-10MiB", "one-handler-10MiB", "handler-alone-10MiB", "sh"} {
 		rank[n] = i + 1
@@ -331,6 +331,9 @@ func report(args []string, w io.Writer) error {
 	if m := med("no-match"); m > 0 {
 		checks = append(checks, check{"no matching handler vs the floor", ratio(m, f) + " (fast runs " + ratio(fast("no-match"), fast("floor")) + ")",
 			"≤ 1.3x", m <= 1.3*f, fast("no-match") > 10*fast("floor")})
+	}
+	if m := med("no-match-no-hint"); m > 0 {
+		checks = append(checks, check{"the same without --provider (every tool scored)", ratio(m, f), "for reference", true, false})
 	}
 	// A handler is a process of its own, which the handler measured alone
 	// does not pay for (the shell execs it in its own place) but any hook
