@@ -93,13 +93,17 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		return res
 	}
 	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
-	cmd.Stdin = reader(envelope)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	setGroup(cmd)
 	cmd.WaitDelay = WaitDelay
 	start := time.Now()
-	err = cmd.Run()
+	if size(envelope) > bigEnvelope {
+		err = runFed(cmd, envelope)
+	} else {
+		cmd.Stdin = reader(envelope)
+		err = cmd.Run()
+	}
 	res.Duration = time.Since(start)
 	res.Stderr = strings.TrimSpace(stderr.String())
 	if cmd.ProcessState != nil {
@@ -249,6 +253,58 @@ func round(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// bigEnvelope is the size past which a handler gets its envelope through a
+// pipe hookshim sizes itself: a pipe holds 64 KiB by default, and a 10 MiB
+// tool output (twice in the envelope: in data and in the payload) would
+// otherwise cross in hundreds of writes, each waiting for the handler to
+// read the one before.
+const bigEnvelope = 64 << 10
+
+func size(pieces [][]byte) int {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	return n
+}
+
+// runFed runs cmd with the envelope written into a pipe enlarged to the
+// envelope's size (up to what the system allows; growPipe). It is
+// cmd.Run with stdin fed by hookshim instead of by os/exec, which cannot
+// size its pipe.
+func runFed(cmd *exec.Cmd, envelope [][]byte) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	growPipe(w, size(envelope))
+	cmd.Stdin = r
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return err
+	}
+	r.Close() // the handler has it now
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		for _, p := range envelope {
+			// A handler that exits without reading it all is its own
+			// business (EPIPE): it is judged by its exit and its answer.
+			if _, err := w.Write(p); err != nil {
+				break
+			}
+		}
+		w.Close()
+	}()
+	err = cmd.Wait()
+	// The handler is gone, but a child it left behind may hold the pipe
+	// without reading it: closing our end ends the write.
+	w.Close()
+	<-fed
+	return err
 }
 
 // reader reads the envelope's pieces one after the other. (io.MultiReader

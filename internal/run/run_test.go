@@ -1,0 +1,70 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/stretchr/testify/require"
+)
+
+func hook(t *testing.T, command string) *config.Hook {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the handlers here are sh scripts")
+	}
+	return &config.Hook{Name: "h", Command: command, Dir: t.TempDir(), Timeout: 10 * time.Second, Blocking: true}
+}
+
+// pieces splits n bytes into a few pieces, as normalize.EnvelopeParts does.
+func pieces(n int) [][]byte {
+	b := bytes.Repeat([]byte("x"), n)
+	return [][]byte{b[:10], b[10 : n/2], b[n/2:]}
+}
+
+// A large envelope reaches the handler whole, through the pipe hookshim
+// sizes itself, and a small one through os/exec's: both paths.
+func TestEnvelopeArrivesWhole(t *testing.T) {
+	h := hook(t, `n=$(wc -c | tr -d ' '); printf '{"decision":"allow","reason":"%s"}' "$n"`)
+	for _, n := range []int{100, bigEnvelope + 1, 3 << 20} {
+		res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(n))
+		require.NoError(t, res[0].Err, "%d bytes", n)
+		require.Equal(t, strconv.Itoa(n), res[0].Output.Reason, "%d bytes", n)
+	}
+}
+
+// A handler that answers without reading a large envelope is not held up
+// by the bytes it left unread, nor is hookshim.
+func TestUnreadEnvelope(t *testing.T) {
+	h := hook(t, `echo '{"decision":"deny","reason":"no"}'`)
+	start := time.Now()
+	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
+	require.NoError(t, res[0].Err)
+	require.Equal(t, "no", res[0].Output.Reason)
+	require.Less(t, time.Since(start), 5*time.Second)
+}
+
+// A child left behind holding stdin open, without reading it, does not
+// keep hookshim past the handler's exit and the wait delay.
+func TestLeftoverChildHoldsTheEnvelope(t *testing.T) {
+	h := hook(t, `sleep 3 <&0 >/dev/null 2>&1 & echo '{"decision":"allow"}'`)
+	start := time.Now()
+	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
+	require.NoError(t, res[0].Err)
+	require.Less(t, time.Since(start), 2500*time.Millisecond)
+}
+
+// A handler past its deadline is killed with its group, while hookshim is
+// still writing its envelope.
+func TestTimeoutWhileFeeding(t *testing.T) {
+	h := hook(t, `sleep 30`)
+	h.Timeout = 300 * time.Millisecond
+	start := time.Now()
+	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
+	require.True(t, res[0].TimedOut)
+	require.Less(t, time.Since(start), 5*time.Second)
+}
