@@ -192,7 +192,7 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 		c.trace.notes = append(c.trace.notes, "hookshim is switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
 	}
-	if d, _ := strconv.Atoi(c.getenv("HOOKSHIM_DEPTH")); d > 0 {
+	if depth(c.getenv("HOOKSHIM_DEPTH")) > 0 {
 		// A handler started an agent that called hookshim again: answering
 		// that nested call from the same policy could loop forever.
 		c.trace.notes = append(c.trace.notes, "called from inside a hookshim handler (HOOKSHIM_DEPTH set): no handler runs")
@@ -203,10 +203,13 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	configs := c.configs
 	if configs == nil {
 		var err error
+		// "." last: the working directory, where the tools start hooks, for
+		// payloads that name no directory (Amplifier, most Windsurf
+		// events). Resolved only when the search gets there.
 		configs, err = config.Discover(config.Sources{
 			Flag:      c.flags.config,
 			Getenv:    c.getenv,
-			StartDirs: nonEmpty(c.ev.ProjectDir, c.ev.Cwd, workingDir()),
+			StartDirs: nonEmpty(c.ev.ProjectDir, c.ev.Cwd, "."),
 		})
 		if err != nil {
 			return c.fail("config: " + err.Error())
@@ -461,12 +464,14 @@ func (c *hookCall) safeAnswer(raw []byte, readErr error) (ans provider.Answer) {
 	return c.answer(raw, readErr)
 }
 
-// workingDir is where hookshim was started: the last place to look for a
-// project config when the payload names no directory (Amplifier, most
-// Windsurf events); the tools start hooks in the project.
-func workingDir() string {
-	wd, _ := os.Getwd()
-	return wd
+// depth reads HOOKSHIM_DEPTH. Unset on almost every call, where
+// strconv.Atoi would allocate an error for the empty string.
+func depth(s string) int {
+	if s == "" {
+		return 0
+	}
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the
