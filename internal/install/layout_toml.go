@@ -7,31 +7,26 @@ import (
 
 	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/pelletier/go-toml/v2"
+	"github.com/hookshim/hookshim/internal/toml"
 )
 
 // The TOML layout: [[hooks]] tables (Kimi Code's config.toml). As with
 // JSON, the file is edited as text, never re-encoded: comments, key order
-// and the user's other tables stay. go-toml/v2 validates the file before
-// and after every edit, and reads the tables hookshim looks at.
+// and the user's other tables stay. internal/toml validates the file
+// before and after every edit, and reads the tables hookshim looks at.
 
 var (
 	tomlHooksHeader = &lazy.Regexp{Expr: `^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`}
 	tomlAnyHeader   = &lazy.Regexp{Expr: `^\s*\[`}
 )
 
-// checkTOML reports where a document stops being TOML.
+// checkTOML reports where a document stops being TOML, as
+// "line L, column C: message".
 func checkTOML(s string) error {
-	var v map[string]any
-	err := toml.Unmarshal([]byte(s), &v)
-	if err == nil {
-		return nil
+	if _, err := toml.Parse(s); err != nil {
+		return err
 	}
-	if de, ok := err.(*toml.DecodeError); ok {
-		line, col := de.Position()
-		return fmt.Errorf("line %d, column %d: %v", line, col, de)
-	}
-	return err
+	return nil
 }
 
 // quoteTOML writes s as a TOML basic string.
@@ -66,16 +61,13 @@ type tomlEditor struct {
 }
 
 func newTOMLEditor(text string, f *provider.Format) (*tomlEditor, error) {
-	if err := checkTOML(text); err != nil {
+	v, err := toml.Parse(text)
+	if err != nil {
 		return nil, err
 	}
-	var v map[string]any
-	_ = toml.Unmarshal([]byte(text), &v)
 	if h, ok := v["hooks"]; ok {
 		if _, isArr := h.([]any); !isArr {
-			if _, isTables := h.([]map[string]any); !isTables {
-				return nil, fmt.Errorf("its hooks key is not an array of [[hooks]] tables")
-			}
+			return nil, fmt.Errorf("its hooks key is not an array of [[hooks]] tables")
 		}
 	}
 	return &tomlEditor{s: text, f: f}, nil
@@ -118,8 +110,8 @@ func (e *tomlEditor) items() ([]item, error) {
 	var out []item
 	for _, b := range e.blocks() {
 		body := strings.Join(lines[b.first+1:b.last+1], "")
-		var m map[string]any
-		if err := toml.Unmarshal([]byte(body), &m); err != nil {
+		m, err := toml.Parse(body)
+		if err != nil {
 			return nil, fmt.Errorf("a [[hooks]] table at line %d: %v", b.first+1, err)
 		}
 		raw, _ := json.Marshal(m)
@@ -140,8 +132,8 @@ func (e *tomlEditor) items() ([]item, error) {
 // tableJSON is an entry's TOML key lines as JSON, to compare with what a
 // file holds.
 func tableJSON(entry string) string {
-	var m map[string]any
-	if toml.Unmarshal([]byte(entry), &m) != nil {
+	m, err := toml.Parse(entry)
+	if err != nil {
 		return ""
 	}
 	raw, _ := json.Marshal(m)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/pelletier/go-toml/v2"
+	"github.com/hookshim/hookshim/internal/toml"
 	"github.com/tidwall/gjson"
 )
 
@@ -138,8 +138,8 @@ func Disabled(env Env, p *provider.Provider) []string {
 		var v any
 		var ok bool
 		if strings.HasSuffix(path, ".toml") {
-			var m map[string]any
-			if toml.Unmarshal([]byte(text), &m) != nil {
+			m, err := toml.Parse(text)
+			if err != nil {
 				continue
 			}
 			v, ok = dig(m, strings.Split(sw.Key, "."))
