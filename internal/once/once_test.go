@@ -1,0 +1,148 @@
+package once
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestFirstTakerWinsAndOthersGetItsAnswer(t *testing.T) {
+	dir := t.TempDir()
+	key := Key("claude-code", "tool.start", "s1", "Bash", "ls")
+	first, err := Take(dir, key, Window)
+	require.NoError(t, err)
+	require.True(t, first.Won)
+
+	second, err := Take(dir, key, Window)
+	require.NoError(t, err)
+	require.False(t, second.Won)
+
+	_, ok := second.Wait(time.Now().Add(20 * time.Millisecond))
+	require.False(t, ok, "nothing is published yet: the wait must end at its deadline")
+
+	answer := []byte(`[{"handler":"guard","decision":"deny","reason":"no"}]`)
+	done := make(chan []byte)
+	go func() {
+		b, ok := second.Wait(time.Now().Add(5 * time.Second))
+		if !ok {
+			b = nil
+		}
+		done <- b
+	}()
+	require.NoError(t, first.Publish(answer))
+	require.Equal(t, answer, <-done)
+
+	require.Error(t, first.Publish(answer), "a claim is published once")
+	require.Error(t, second.Publish(answer), "only the winner publishes")
+}
+
+// A reader may see the answer while it is being written: a prefix of a
+// JSON array is never taken for the answer.
+func TestWaitTakesOnlyAWholeAnswer(t *testing.T) {
+	dir := t.TempDir()
+	key := Key("k")
+	first, err := Take(dir, key, Window)
+	require.NoError(t, err)
+	second, err := Take(dir, key, Window)
+	require.NoError(t, err)
+
+	answer := `[{"handler":"guard","decision":"allow"}]`
+	for n := 1; n < len(answer); n++ {
+		require.NoError(t, os.WriteFile(first.path, []byte(answer[:n]), 0o600))
+		_, ok := second.Wait(time.Now())
+		require.False(t, ok, "prefix %q taken for the answer", answer[:n])
+	}
+	require.NoError(t, os.WriteFile(first.path, []byte(answer), 0o600))
+	b, ok := second.Wait(time.Now())
+	require.True(t, ok)
+	require.Equal(t, answer, string(b))
+}
+
+// The window runs from the call, not from its answer: after a slow
+// handler, the same call repeated on purpose runs again.
+func TestWindowRunsFromTheClaimNotTheAnswer(t *testing.T) {
+	dir := t.TempDir()
+	key := Key("k")
+	first, err := Take(dir, key, Window)
+	require.NoError(t, err)
+	taken := time.Now().Add(-2 * DigestWindow)
+	first.at = taken // as if the handlers had run for a while
+	require.NoError(t, first.Publish([]byte(`[]`)))
+
+	st, err := os.Stat(first.path)
+	require.NoError(t, err)
+	require.WithinDuration(t, taken, st.ModTime(), time.Second)
+
+	again, err := Take(dir, key, DigestWindow)
+	require.NoError(t, err)
+	require.True(t, again.Won, "a claim older than its window is stale")
+	require.NoError(t, again.Publish([]byte(`[]`)))
+
+	dup, err := Take(dir, key, DigestWindow)
+	require.NoError(t, err)
+	require.False(t, dup.Won, "a claim inside its window stands")
+}
+
+func TestOneWinnerAmongManyTakers(t *testing.T) {
+	dir := t.TempDir()
+	key := Key("k")
+	const n = 32
+	var wg sync.WaitGroup
+	won := make(chan *Claim, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := Take(dir, key, Window)
+			if err == nil && c.Won {
+				won <- c
+			}
+		}()
+	}
+	wg.Wait()
+	close(won)
+	var winners []*Claim
+	for c := range won {
+		winners = append(winners, c)
+	}
+	require.Len(t, winners, 1)
+	require.NoError(t, winners[0].Publish([]byte(`[]`)))
+}
+
+func TestSweepRemovesOnlyOldClaims(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.claim")
+	fresh := filepath.Join(dir, "fresh.claim")
+	require.NoError(t, os.WriteFile(old, nil, 0o600))
+	require.NoError(t, os.WriteFile(fresh, nil, 0o600))
+	past := time.Now().Add(-2 * sweepAge)
+	require.NoError(t, os.Chtimes(old, past, past))
+	sweep(dir)
+	require.NoFileExists(t, old)
+	require.FileExists(t, fresh)
+}
+
+// BenchmarkClaim is what a call that runs a handler spends on its claim:
+// take it, publish into it; then the claim is removed, as the sweep
+// does later, so that the directory stays as small as it is in use (a
+// large one would time the sweep). Run it on the file system users have
+// (TMPDIR): a disk-backed directory costs many times tmpfs.
+func BenchmarkClaim(b *testing.B) {
+	dir := b.TempDir()
+	answer := []byte(`[{"handler":"guard-1","decision":"deny","reason":"rm -rf / is not allowed","exit_code":0,"duration_ms":3}]`)
+	for i := 0; b.Loop(); i++ {
+		c, err := Take(dir, Key(strconv.Itoa(i)), Window)
+		if err != nil || !c.Won {
+			b.Fatal(err)
+		}
+		if err := c.Publish(answer); err != nil {
+			b.Fatal(err)
+		}
+		os.Remove(c.path)
+	}
+}
