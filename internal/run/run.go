@@ -51,12 +51,23 @@ type Runner struct {
 // in the hooks' order. Async hooks are started detached and reported as such.
 // The envelope comes in pieces, written one after the other
 // (normalize.EnvelopeParts): a large tool output is not joined into a copy.
+//
+// The last handler runs on the calling goroutine, the others each on one of
+// their own: the common case of one handler then starts no goroutine, whose
+// small first stack would be copied twice on the way into os/exec.
 func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byte) []Result {
 	results := make([]Result, len(hooks))
-	var wg sync.WaitGroup
+	last := -1
 	for i, h := range hooks {
 		if h.Async {
 			results[i] = r.startAsync(h, envelope)
+		} else {
+			last = i
+		}
+	}
+	var wg sync.WaitGroup
+	for i, h := range hooks {
+		if h.Async || i == last {
 			continue
 		}
 		wg.Add(1)
@@ -64,6 +75,9 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 			defer wg.Done()
 			results[i] = r.runOne(ctx, h, envelope)
 		}(i, h)
+	}
+	if last >= 0 {
+		results[last] = r.runOne(ctx, hooks[last], envelope)
 	}
 	wg.Wait()
 	return results
