@@ -18,6 +18,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -37,12 +38,37 @@ const (
 // sweepAge is when leftover files are removed.
 const sweepAge = time.Minute
 
-// Dir is the per-user directory for claims.
+// Dir is the per-user directory for claims: the runtime directory, or
+// else a per-user directory in memory-backed or temporary storage.
 func Dir(getenv func(string) string) string {
 	if d := getenv("XDG_RUNTIME_DIR"); d != "" {
 		return filepath.Join(d, "hookshim", "once")
 	}
-	return filepath.Join(os.TempDir(), "hookshim-"+strconv.Itoa(os.Getuid()), "once")
+	base := getenv("TMPDIR")
+	if base == "" {
+		base = memDir()
+	}
+	if base == "" {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "hookshim-"+strconv.Itoa(os.Getuid()), "once")
+}
+
+// memDir is a memory-backed directory anyone may create in, if the system
+// has one: a claim is created on every call that runs a handler, and on a
+// disk-backed directory each file created is a journal entry (a fifth of a
+// millisecond on ext4 here), where XDG_RUNTIME_DIR, when set, is tmpfs.
+func memDir() string {
+	if runtime.GOOS != "linux" {
+		return ""
+	}
+	// Shared like /tmp: world-writable and sticky, so that the per-user
+	// directory in it is ours alone.
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() &&
+		st.Mode().Perm() == 0o777 && st.Mode()&fs.ModeSticky != 0 {
+		return "/dev/shm"
+	}
+	return ""
 }
 
 // Key identifies one tool call.
@@ -60,8 +86,8 @@ func Key(parts ...string) string {
 // A claim is one file, created exclusively by the winner and kept open
 // until the winner writes its handlers' answers into it. One file, not a
 // lock and an answer renamed into place: every file created costs a
-// journal entry on a disk-backed directory (a third of a millisecond per
-// call that runs a handler, measured on ext4), and the answer needs no
+// journal entry on a disk-backed directory (on ext4 here, a claim went
+// from about 0.5 ms to 0.25 ms), and the answer needs no
 // rename to be read whole: it is written with one write, and a reader
 // takes it only once it is valid JSON, which no proper prefix of an array
 // is.
@@ -76,6 +102,9 @@ type Claim struct {
 // the winner's answer.
 func Take(dir, key string, window time.Duration) (*Claim, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := private(dir); err != nil {
 		return nil, err
 	}
 	c := &Claim{path: filepath.Join(dir, key+".claim")}

@@ -3,6 +3,7 @@ package once
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -112,6 +113,39 @@ func TestOneWinnerAmongManyTakers(t *testing.T) {
 	}
 	require.Len(t, winners, 1)
 	require.NoError(t, winners[0].Publish([]byte(`[]`)))
+}
+
+func TestDir(t *testing.T) {
+	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"}
+	getenv := func(k string) string { return env[k] }
+	require.Equal(t, "/run/user/1000/hookshim/once", Dir(getenv))
+
+	uid := strconv.Itoa(os.Getuid())
+	env = map[string]string{"TMPDIR": "/var/tmp/me"}
+	require.Equal(t, "/var/tmp/me/hookshim-"+uid+"/once", Dir(getenv), "an explicit TMPDIR is the user's choice")
+
+	env = map[string]string{}
+	want := filepath.Join(os.TempDir(), "hookshim-"+uid, "once")
+	if memDir() != "" {
+		want = "/dev/shm/hookshim-" + uid + "/once"
+	}
+	require.Equal(t, want, Dir(getenv))
+}
+
+func TestTakeRefusesADirectoryOthersCanWrite(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("unix permissions")
+	}
+	dir := filepath.Join(t.TempDir(), "once")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.Chmod(dir, 0o777))
+	_, err := Take(dir, Key("k"), Window)
+	require.ErrorContains(t, err, "only this user can write in")
+
+	require.NoError(t, os.Chmod(dir, 0o700))
+	c, err := Take(dir, Key("k"), Window)
+	require.NoError(t, err)
+	require.True(t, c.Won)
 }
 
 func TestSweepRemovesOnlyOldClaims(t *testing.T) {
