@@ -88,7 +88,7 @@ func gen(args []string) error {
 	slow := *handler + " -sleep " + SlowDelay.String()
 	// matcher file_write: the project has a policy, but not for shell calls.
 	noMatch := strings.Replace(string(benchdata.Config(1, *handler)), `"matcher": "shell"`, `"matcher": "file_write"`, 1)
-	postCfg := strings.Replace(string(benchdata.Config(1, *handler)), `"before_tool_execute"`, `"after_tool_execute"`, 1)
+	postCfg := strings.Replace(string(benchdata.Config(1, *handler+" -discard")), `"before_tool_execute"`, `"after_tool_execute"`, 1)
 	projects := map[string][]byte{
 		"no-match":   []byte(noMatch),
 		"one":        benchdata.Config(1, *handler),
