@@ -55,9 +55,9 @@ func Dir(getenv func(string) string) string {
 }
 
 // memDir is a memory-backed directory anyone may create in, if the system
-// has one: a claim is created on every call that runs a handler, and on a
-// disk-backed directory each file created is a journal entry (a fifth of a
-// millisecond on ext4 here), where XDG_RUNTIME_DIR, when set, is tmpfs.
+// has one: a claim is created on every call that runs a handler, at the
+// cost of a journal entry on a disk-backed directory (see Claim), where
+// XDG_RUNTIME_DIR, when set, is tmpfs.
 func memDir() string {
 	if runtime.GOOS != "linux" {
 		return ""
@@ -101,10 +101,7 @@ type Claim struct {
 // Take tries to claim key for window. When the claim is lost, Wait returns
 // the winner's answer.
 func Take(dir, key string, window time.Duration) (*Claim, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	if err := private(dir); err != nil {
+	if err := claimsDir(dir); err != nil {
 		return nil, err
 	}
 	c := &Claim{path: filepath.Join(dir, key+".claim")}
@@ -131,6 +128,23 @@ func Take(dir, key string, window time.Duration) (*Claim, error) {
 		return c, nil
 	}
 	return c, nil
+}
+
+// claimsDir makes dir when it is missing and refuses it unless it is the
+// user's alone: one stat when it exists, as on every call but the first
+// (os.MkdirAll would stat it, and the check again).
+func claimsDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if os.IsNotExist(err) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		st, err = os.Lstat(dir)
+	}
+	if err != nil {
+		return err
+	}
+	return private(dir, st)
 }
 
 // Publish stores what the winner's handlers answered, as canonical JSON,

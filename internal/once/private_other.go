@@ -2,5 +2,7 @@
 
 package once
 
+import "io/fs"
+
 // private: per-user temporary directories are the system's to protect.
-func private(dir string) error { return nil }
+func private(dir string, st fs.FileInfo) error { return nil }

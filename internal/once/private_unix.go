@@ -4,6 +4,7 @@ package once
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -11,11 +12,8 @@ import (
 // private refuses a claims directory that another user could write in.
 // In shared temporary storage, anyone may create hookshim-UID before us;
 // answers read from a directory they own could be answers they wrote.
-func private(dir string) error {
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
+// st is dir's own Lstat: a symbolic link is refused, not followed.
+func private(dir string, st fs.FileInfo) error {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !st.IsDir() || !ok || int(sys.Uid) != os.Getuid() || st.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("%s is not a directory only this user can write in", dir)
