@@ -58,23 +58,24 @@ type Runner struct {
 func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byte) []Result {
 	results := make([]Result, len(hooks))
 	last := -1
-	for i, h := range hooks {
-		if h.Async {
-			results[i] = r.startAsync(h, envelope)
-		} else {
+	for i := len(hooks) - 1; i >= 0; i-- {
+		if !hooks[i].Async {
 			last = i
+			break
 		}
 	}
 	var wg sync.WaitGroup
 	for i, h := range hooks {
-		if h.Async || i == last {
-			continue
+		switch {
+		case h.Async:
+			results[i] = r.startAsync(h, envelope)
+		case i != last:
+			wg.Add(1)
+			go func(i int, h *config.Hook) {
+				defer wg.Done()
+				results[i] = r.runOne(ctx, h, envelope)
+			}(i, h)
 		}
-		wg.Add(1)
-		go func(i int, h *config.Hook) {
-			defer wg.Done()
-			results[i] = r.runOne(ctx, h, envelope)
-		}(i, h)
 	}
 	if last >= 0 {
 		results[last] = r.runOne(ctx, hooks[last], envelope)
