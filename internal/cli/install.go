@@ -11,8 +11,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/trust"
 )
 
 // installFlags are the options install, uninstall and status share.
@@ -31,7 +33,7 @@ func (f *installFlags) register(fs *flag.FlagSet, cmd string) {
 	fs.StringVar(&f.providers, "provider", "", "tool to "+cmd+" for (comma-separated ids; see hookshim providers)")
 	fs.StringVar(&f.dir, "dir", "", "project folder (default: the git root above the current folder, else the current folder)")
 	if cmd == "status" {
-		fs.StringVar(&f.bin, "bin", "", "the hookshim command a current registration runs (default: this hookshim)")
+		fs.StringVar(&f.bin, "bin", "", "the hookshim binary a current registration runs (default: this hookshim in user scope, hookshim from PATH in project scope)")
 		return
 	}
 	fs.BoolVar(&f.all, "all", false, cmd+" for every tool found on this machine or in the project")
@@ -39,13 +41,14 @@ func (f *installFlags) register(fs *flag.FlagSet, cmd string) {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
 	if cmd == "install" {
 		fs.StringVar(&f.events, "events", "", "only these native events (comma-separated; default: every event hookshim handles)")
-		fs.StringVar(&f.bin, "bin", "", "the hookshim command entries run (default: this hookshim's absolute path)")
+		fs.StringVar(&f.bin, "bin", "", "the hookshim binary entries run, an existing executable (default: this hookshim's absolute path in user scope, hookshim from PATH in project scope; a binary inside the project is named relative to it)")
 		fs.BoolVar(&f.check, "check", false, "write nothing; exit 1 when the registration is missing or stale")
 	}
 }
 
-// env builds the install environment from the flags.
-func (f *installFlags) env(getenv func(string) string, needBin bool) (install.Env, error) {
+// env builds the install environment from the flags, without the
+// binaries (see bins).
+func (f *installFlags) env(getenv func(string) string) (install.Env, error) {
 	env := install.Env{Getenv: getenv, Home: getenv("HOME"), Now: time.Now}
 	if env.Home == "" {
 		if h, err := os.UserHomeDir(); err == nil {
@@ -65,26 +68,73 @@ func (f *installFlags) env(getenv func(string) string, needBin bool) (install.En
 	} else if wd, err := os.Getwd(); err == nil {
 		env.Project = install.ProjectRoot(wd)
 	}
-	switch {
-	case f.bin != "":
-		env.Bin = f.bin
-	case needBin:
+	return env, nil
+}
+
+// bins sets the binaries entries run, for the scopes of the jobs: user
+// scope calls an absolute path (a tool started from a desktop launcher may
+// not have the user's PATH); project files are committed, so they call
+// hookshim from PATH, or a binary inside the project relative to it,
+// never a path of this machine. It reports a problem and returns false
+// when the binary cannot be used.
+func (f *installFlags) bins(env *install.Env, jobs []*job, getenv func(string) string, stderr io.Writer, quiet bool) bool {
+	var user, project bool
+	for _, j := range jobs {
+		if j.t == nil {
+			continue
+		}
+		user = user || j.t.Scope == provider.ScopeUser
+		project = project || j.t.Scope == provider.ScopeProject
+	}
+	if f.bin != "" {
+		abs, err := install.ResolveBin(f.bin, getenv)
+		if err != nil {
+			var be *install.BinError
+			if !f.check || !errors.As(err, &be) {
+				errorf(stderr, "%v", err)
+				switch {
+				case errors.As(err, &be) && be.Problem == "is not executable":
+					hintf(stderr, "make it executable (chmod +x %s), or name another hookshim", f.bin)
+				default:
+					hintf(stderr, "--bin names the hookshim binary the tools run: build or copy it there first (make build writes bin/hookshim), or leave --bin out")
+				}
+				return false
+			}
+			// --check only compares files: the binary may live on
+			// another machine (CI checking a dotfiles repository).
+			if abs, err = filepath.Abs(f.bin); err != nil {
+				errorf(stderr, "%v", err)
+				return false
+			}
+		}
+		env.Bin = abs
+		if project && strings.ContainsAny(f.bin, `/\`) {
+			rel, ok := env.ProjectRel(abs)
+			if !ok {
+				errorf(stderr, "--bin %s is outside the project: project hook files are shared, and teammates' tools cannot run a path of this machine", f.bin)
+				hintf(stderr, "leave out --bin (entries run hookshim from PATH), name a binary inside the project (--bin bin/hookshim), or register in your own settings with --scope user")
+				return false
+			}
+			env.ProjectBin = rel
+		}
+	} else if user {
 		bin, err := install.Bin(getenv)
 		if err != nil {
-			return env, fmt.Errorf("%v; install hookshim first (go install, make build) or name it with --bin", err)
+			errorf(stderr, "%v", err)
+			hintf(stderr, "install hookshim first (go install, make build) or name it with --bin")
+			return false
 		}
 		env.Bin = bin
 	}
-	return env, nil
+	if project && env.ProjectBin == "" && !quiet && install.LookPath("hookshim", getenv("PATH")) == "" {
+		warningf(stderr, "hookshim is not in PATH: the project's entries run hookshim from PATH, and the tools will not find it (Gemini CLI and Copilot block every tool call then)")
+		hintf(stderr, "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin), or name a binary inside the project with --bin")
+	}
+	return true
 }
 
 // selectProviders turns --provider / --all into providers.
 func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd string) ([]*provider.Provider, bool) {
-	if f.all == (f.providers != "") {
-		errorf(stderr, "%s needs --provider ID or --all", cmd)
-		hintf(stderr, "the ids: %s", strings.Join(installable(), ", "))
-		return nil, false
-	}
 	if !f.all {
 		var out []*provider.Provider
 		for _, id := range strings.Split(f.providers, ",") {
@@ -135,31 +185,47 @@ func installable() []string {
 // scopeFor picks the target of p for the --scope flag: the one asked
 // for, or project where the tool has project hooks and user otherwise.
 func scopeFor(p *provider.Provider, scope string) (*provider.Target, error) {
-	switch scope {
-	case "":
+	if scope == "" {
 		if t := install.Target(p, provider.ScopeProject); t != nil {
 			return t, nil
 		}
 		if t := install.Target(p, provider.ScopeUser); t != nil {
 			return t, nil
 		}
-		return nil, fmt.Errorf("%s has no hook config hookshim can write", p.ID)
-	case "project", "user":
-		if t := install.Target(p, provider.Scope(scope)); t != nil {
-			return t, nil
-		}
-		return nil, fmt.Errorf("%s has no %s-level hook config", p.ID, scope)
+		return nil, &scopeError{scope: "any"}
 	}
-	return nil, fmt.Errorf("--scope must be project or user, not %q", scope)
+	if t := install.Target(p, provider.Scope(scope)); t != nil {
+		return t, nil
+	}
+	e := &scopeError{scope: scope}
+	for _, t := range p.Install.Targets {
+		e.other = string(t.Scope)
+	}
+	return nil, e
 }
 
-// planned is the plan for one provider and target.
-type planned struct {
+// scopeError is a scope a tool has no hook config for.
+type scopeError struct{ scope, other string }
+
+func (e *scopeError) Error() string { return "no " + e.scope + "-level hook config" }
+
+// job is the work for one tool, and how it went. Every tool's outcome is
+// reported on its own: one tool's failure never stops the others.
+type job struct {
 	p       *provider.Provider
-	t       provider.Target
+	t       *provider.Target
+	events  []string
 	changes []install.Change
 	reg     install.Registration
-	events  []string
+	skip    string    // why the tool is left out
+	err     error     // why the tool failed
+	applied []applied // what was written
+}
+
+// applied is a change written, and where the previous version was kept.
+type applied struct {
+	c      install.Change
+	backup string
 }
 
 func cmdInstall(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -187,17 +253,15 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		hintf(stderr, "the ids: %s", strings.Join(installable(), ", "))
 		return 2
 	}
+	if f.scope != "" && f.scope != "project" && f.scope != "user" {
+		errorf(stderr, "--scope must be project or user, not %q", f.scope)
+		return 2
+	}
 	uninstall := cmd == "uninstall"
-	env, err := f.env(getenv, !uninstall)
+	env, err := f.env(getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
-	}
-	if uninstall {
-		// Entries are found by what they run, whatever the path.
-		env.Bin = "hookshim"
-	} else if !filepath.IsAbs(env.Bin) && !f.check {
-		warningf(stderr, "--bin %s is not an absolute path: each tool must find it in its own PATH, and Copilot and Gemini block every tool call when the command is missing", env.Bin)
 	}
 	providers, ok := f.selectProviders(env, stderr, cmd)
 	if !ok {
@@ -216,142 +280,250 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		}
 	}
 
-	// Plan everything before writing anything: one unreadable file stops
-	// the whole command, not half of it.
-	var plans []planned
-	failed := false
+	jobs := make([]*job, 0, len(providers))
 	for _, p := range providers {
-		t, err := scopeFor(p, f.scope)
-		if err != nil {
+		j := &job{p: p}
+		jobs = append(jobs, j)
+		if j.t, err = scopeFor(p, f.scope); err != nil {
+			j.t = nil
 			if f.all {
-				if f.scope != "" {
-					warningf(stderr, "%v: skipped", err)
-				}
-				continue
+				j.skip = err.Error()
+			} else {
+				j.err = err
 			}
-			errorf(stderr, "%v", err)
-			failed = true
 			continue
 		}
-		var events []string
 		if !uninstall {
-			if events, err = install.Events(p, asked); err != nil {
-				errorf(stderr, "%v", err)
-				failed = true
-				continue
+			if j.events, err = install.Events(p, asked); err != nil {
+				j.err = err
 			}
 		}
-		changes, reg, err := install.Plan(env, p, *t, events)
-		if err != nil {
-			reportPlanError(stderr, p, err)
-			failed = true
+	}
+	if !uninstall && !f.bins(&env, jobs, getenv, stderr, f.check) {
+		return 1
+	}
+	if f.all && !uninstall {
+		pickOnce(env, jobs)
+	}
+	for _, j := range jobs {
+		if j.t == nil || j.skip != "" || j.err != nil {
 			continue
 		}
-		plans = append(plans, planned{p: p, t: *t, changes: changes, reg: reg, events: events})
-	}
-	if failed {
-		if len(plans) > 0 && !f.dryRun && !f.check {
-			hintf(stderr, "nothing was written")
-		}
-		return 1
+		j.changes, j.reg, j.err = install.Plan(env, j.p, *j.t, j.events)
 	}
 
 	if f.dryRun {
-		for _, pl := range plans {
-			for _, c := range pl.changes {
-				fmt.Fprint(stdout, install.Diff(env.Display(c.Path), c.Old, c.OldExists, c.New, c.NewExists))
+		for _, j := range jobs {
+			if j.err == nil && j.skip == "" {
+				for _, c := range j.changes {
+					fmt.Fprint(stdout, install.Diff(env.Display(c.Path), c.Old, c.OldExists, c.New, c.NewExists))
+				}
 			}
 		}
 	}
 	if f.check {
-		warnDisabled(env, plans, stderr)
-		return checkPlans(env, plans, stdout, stderr)
+		status := checkJobs(env, jobs, stdout, stderr)
+		warnDisabled(env, jobs, stderr)
+		return status
 	}
-	if f.dryRun {
-		return 0
-	}
-
-	status := 0
-	for _, pl := range plans {
-		changed := false
-		for _, c := range pl.changes {
-			if !c.Changed() {
-				continue
+	if !f.dryRun {
+		for _, j := range jobs {
+			if j.err == nil && j.skip == "" {
+				applyJob(env, j)
 			}
-			changed = true
-			backup, err := install.Apply(env, c)
-			if err != nil {
-				errorf(stderr, "%s: %v", pl.p.ID, err)
-				status = 1
-				continue
-			}
-			reportApplied(stdout, env, pl, c, backup, uninstall)
 		}
-		if !changed {
-			where := env.Display(pathOf(env, pl))
-			if uninstall {
-				if !f.all {
-					fmt.Fprintf(stdout, "%s: hookshim is not registered in %s\n", pl.p.ID, where)
-				}
-			} else {
-				fmt.Fprintf(stdout, "%s: %s is already current (%d events)\n", pl.p.ID, where, len(pl.events))
+	}
+	return report(env, jobs, stdout, stderr, uninstall, f.dryRun)
+}
+
+// pickOnce keeps, of tools that run each other's registrations (Copilot
+// CLI runs VS Code's hook files), only one: with both, the tool that reads
+// both calls hookshim twice per event. The one already registered wins;
+// else the one whose file serves both tools when that tool is here.
+func pickOnce(env install.Env, jobs []*job) {
+	find := func(p *provider.Provider) *job {
+		for _, j := range jobs {
+			if j.p == p && j.t != nil && j.skip == "" && j.err == nil {
+				return j
 			}
+		}
+		return nil
+	}
+	registered := func(j *job) bool {
+		_, reg, err := install.Plan(env, j.p, *j.t, nil)
+		return err == nil && len(reg.Events) > 0
+	}
+	for _, a := range jobs {
+		if a.t == nil || a.skip != "" || a.err != nil {
 			continue
 		}
-		if !uninstall && status == 0 {
-			for _, n := range pl.p.Install.Notes {
-				hintf(stderr, "%s: %s", pl.p.ID, n)
+		for _, q := range a.p.Install.AlsoRunBy {
+			b := find(q)
+			if b == nil || b.t.Scope != a.t.Scope {
+				continue
+			}
+			keep, drop := a, b
+			ra, rb := registered(a), registered(b)
+			switch {
+			case rb && !ra:
+				keep, drop = b, a
+			case ra == rb && !install.OnMachine(env, a.p):
+				keep, drop = b, a
+			}
+			path, _ := env.Path(*keep.t)
+			drop.skip = fmt.Sprintf("%s reads both %s's and %s's hook files: hookshim goes into %s (%s) only, or it would run twice per event", q.Name, a.p.ID, b.p.ID, keep.p.ID, env.Display(path))
+			if ra && rb {
+				drop.skip += fmt.Sprintf("; it is registered for both now: run hookshim uninstall --provider %s", drop.p.ID)
 			}
 		}
 	}
-	if !uninstall {
-		warnDisabled(env, plans, stderr)
+}
+
+// applyJob writes a job's changes.
+func applyJob(env install.Env, j *job) {
+	for _, c := range j.changes {
+		if !c.Changed() {
+			continue
+		}
+		backup, err := install.Apply(env, c)
+		if err != nil {
+			j.err = err
+			return
+		}
+		j.applied = append(j.applied, applied{c, backup})
 	}
-	return status
+}
+
+// report prints one line per tool, then the next steps; the exit status
+// is 1 when a tool failed.
+func report(env install.Env, jobs []*job, stdout, stderr io.Writer, uninstall, dryRun bool) int {
+	var failed []string
+	scopes := map[provider.Scope]bool{}
+	for _, j := range jobs {
+		switch {
+		case j.skip != "":
+			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.p.ID, j.skip)
+			continue
+		case j.err != nil && len(j.applied) == 0:
+			failed = append(failed, j.p.ID)
+			reportError(stderr, j.p, j.err)
+			continue
+		case dryRun:
+			continue
+		}
+		for _, a := range j.applied {
+			reportApplied(stdout, env, j, a, uninstall)
+		}
+		if j.err != nil {
+			// Some of a folder's files were written, not all.
+			failed = append(failed, j.p.ID)
+			reportError(stderr, j.p, j.err)
+			continue
+		}
+		where := env.Display(pathOf(env, j))
+		changed := len(j.applied) > 0
+		switch {
+		case !changed && uninstall:
+			fmt.Fprintf(stdout, "%s: hookshim is not registered in %s\n", j.p.ID, where)
+		case !changed:
+			fmt.Fprintf(stdout, "%s: %s is already current (%d events)\n", j.p.ID, where, len(j.events))
+		case !uninstall:
+			scopes[j.t.Scope] = true
+			for _, n := range j.p.Install.Notes {
+				if n.Scope == "" || n.Scope == j.t.Scope {
+					hintf(stderr, "%s: %s", j.p.ID, n.Text)
+				}
+			}
+		}
+	}
+	if !uninstall && !dryRun {
+		nextSteps(env, scopes, stderr)
+		warnDisabled(env, jobs, stderr)
+	}
+	if len(failed) == 0 {
+		return 0
+	}
+	if len(jobs) > 1 {
+		errorf(stderr, "%d of %d tools failed: %s", len(failed), len(jobs), strings.Join(failed, ", "))
+	}
+	return 1
+}
+
+// nextSteps says what hookshim itself still needs once registered: a
+// config, and for a project config an allow.
+func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer) {
+	if scopes[provider.ScopeProject] {
+		path := config.FindUp(env.Project)
+		if path == "" {
+			hintf(stderr, "next: write the project's hooks in %s (see the README), then run hookshim allow", env.Display(filepath.Join(env.Project, config.FileName)))
+		} else if allowed, err := configAllowed(path, env.Getenv); err == nil && !allowed {
+			hintf(stderr, "next: run hookshim allow: %s runs only once allowed", env.Display(path))
+		}
+	}
+	if scopes[provider.ScopeUser] {
+		if up := config.UserPath(env.Getenv); up != "" {
+			if _, err := os.Stat(up); err != nil {
+				hintf(stderr, "next: write your hooks in %s: they apply in every project (a project's %s runs once you hookshim allow it)", env.Display(up), config.FileName)
+			}
+		}
+	}
+}
+
+// configAllowed reports whether a project config may run.
+func configAllowed(path string, getenv func(string) string) (bool, error) {
+	f, err := config.Load(path)
+	if err != nil {
+		return false, err
+	}
+	store, err := trust.DefaultStore(getenv)
+	if err != nil {
+		return false, err
+	}
+	state, err := store.Check(f)
+	return state == trust.Allowed, err
 }
 
 // warnDisabled says when a setting turns all of a tool's hooks off.
-func warnDisabled(env install.Env, plans []planned, stderr io.Writer) {
-	seen := map[*provider.Provider]bool{}
-	for _, pl := range plans {
-		if seen[pl.p] {
+func warnDisabled(env install.Env, jobs []*job, stderr io.Writer) {
+	for _, j := range jobs {
+		if j.t == nil || j.skip != "" || j.err != nil {
 			continue
 		}
-		seen[pl.p] = true
-		for _, d := range install.Disabled(env, pl.p) {
-			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", pl.p.ID, d)
+		for _, d := range install.Disabled(env, j.p) {
+			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", j.p.ID, d)
 		}
 	}
 }
 
-func pathOf(env install.Env, pl planned) string {
-	if pl.reg.Path != "" {
-		return pl.reg.Path
+func pathOf(env install.Env, j *job) string {
+	if j.reg.Path != "" {
+		return j.reg.Path
 	}
-	p, _ := env.Path(pl.t)
+	p, _ := env.Path(*j.t)
 	return p
 }
 
-func reportApplied(w io.Writer, env install.Env, pl planned, c install.Change, backup string, uninstall bool) {
+func reportApplied(w io.Writer, env install.Env, j *job, a applied, uninstall bool) {
+	c := a.c
 	where := env.Display(c.Path)
 	kept := ""
-	if backup != "" {
-		kept = "; previous version kept in " + env.Display(backup)
+	if a.backup != "" {
+		kept = "; previous version kept in " + env.Display(a.backup)
 	}
 	switch {
 	case !c.NewExists:
-		fmt.Fprintf(w, "%s: removed %s, which only held hookshim's registration%s\n", pl.p.ID, where, kept)
+		fmt.Fprintf(w, "%s: removed %s, which only held hookshim's registration%s\n", j.p.ID, where, kept)
 	case uninstall:
-		fmt.Fprintf(w, "%s: removed hookshim from %s%s\n", pl.p.ID, where, kept)
+		fmt.Fprintf(w, "%s: removed hookshim from %s%s\n", j.p.ID, where, kept)
 	case !c.OldExists:
-		fmt.Fprintf(w, "%s: created %s (%s)\n", pl.p.ID, where, eventCount(pl, c))
+		fmt.Fprintf(w, "%s: created %s (%s)\n", j.p.ID, where, eventCount(j, c))
 	default:
-		fmt.Fprintf(w, "%s: updated %s (%s)%s\n", pl.p.ID, where, eventCount(pl, c), kept)
+		fmt.Fprintf(w, "%s: updated %s (%s)%s\n", j.p.ID, where, eventCount(j, c), kept)
 	}
 }
 
-func eventCount(pl planned, c install.Change) string {
-	if pl.t.Format.Layout == provider.LayoutScriptPerEvent {
+func eventCount(j *job, c install.Change) string {
+	if j.t.Format.Layout == provider.LayoutScriptPerEvent {
 		return "event " + filepath.Base(c.Path)
 	}
 	if len(c.Events) == 1 {
@@ -360,47 +532,60 @@ func eventCount(pl planned, c install.Change) string {
 	return fmt.Sprintf("%d events", len(c.Events))
 }
 
-// checkPlans reports, for --check, each registration that install would
-// change, and fails when there is one.
-func checkPlans(env install.Env, plans []planned, stdout, stderr io.Writer) int {
+// checkJobs reports, for --check, each registration that install would
+// change, and fails when there is one or a tool failed.
+func checkJobs(env install.Env, jobs []*job, stdout, stderr io.Writer) int {
 	status := 0
-	for _, pl := range plans {
+	for _, j := range jobs {
+		switch {
+		case j.skip != "":
+			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.p.ID, j.skip)
+			continue
+		case j.err != nil:
+			reportError(stderr, j.p, j.err)
+			status = 1
+			continue
+		}
 		changed := false
-		for _, c := range pl.changes {
+		for _, c := range j.changes {
 			changed = changed || c.Changed()
 		}
-		where := env.Display(pathOf(env, pl))
+		where := env.Display(pathOf(env, j))
 		if !changed {
-			fmt.Fprintf(stdout, "%s: %s is current\n", pl.p.ID, where)
+			fmt.Fprintf(stdout, "%s: %s is current\n", j.p.ID, where)
 			continue
 		}
 		status = 1
-		problems := pl.reg.Problems
+		problems := j.reg.Problems
 		if len(problems) == 0 {
 			problems = []string{"differs from what install writes"}
 		}
-		errorf(stderr, "%s: %s: %s", pl.p.ID, where, strings.Join(problems, "; "))
+		errorf(stderr, "%s: %s: %s", j.p.ID, where, strings.Join(problems, "; "))
 		scope := ""
-		if pl.t.Scope == provider.ScopeUser {
+		if j.t.Scope == provider.ScopeUser {
 			scope = " --scope user"
 		}
-		hintf(stderr, "run 'hookshim install --provider %s%s' to write it", pl.p.ID, scope)
+		hintf(stderr, "run 'hookshim install --provider %s%s' to write it", j.p.ID, scope)
 	}
 	return status
 }
 
-func reportPlanError(stderr io.Writer, p *provider.Provider, err error) {
+// reportError reports a tool that failed, with how to fix it.
+func reportError(stderr io.Writer, p *provider.Provider, err error) {
 	var unreadable *install.UnreadableError
 	var conflict *install.ConflictError
+	var projectBin *install.ProjectBinError
+	var scope *scopeError
+	errorf(stderr, "%s: %v", p.ID, err)
 	switch {
 	case errors.As(err, &unreadable):
-		errorf(stderr, "%s: %v", p.ID, err)
 		hintf(stderr, "hookshim never writes a file it cannot read: fix %s (or move it away) and run the command again", unreadable.Path)
 	case errors.As(err, &conflict):
-		errorf(stderr, "%s: %v", p.ID, err)
 		hintf(stderr, "move it away, or merge hookshim into it by hand (hookshim install --dry-run shows what it would write)")
-	default:
-		errorf(stderr, "%s: %v", p.ID, err)
+	case errors.As(err, &projectBin):
+		hintf(stderr, "leave out --bin to run hookshim from PATH there, or register %s with --scope user", p.ID)
+	case errors.As(err, &scope) && scope.other != "":
+		hintf(stderr, "%s reads hooks from its %s settings: use --scope %s", p.ID, scope.other, scope.other)
 	}
 }
 
@@ -412,15 +597,21 @@ func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) stri
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	env, err := f.env(getenv, false)
+	env, err := f.env(getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
 	}
-	if env.Bin == "" {
-		if env.Bin, err = install.Bin(getenv); err != nil {
-			env.Bin = "hookshim"
+	// What a current registration runs: as install writes it.
+	if f.bin != "" {
+		if env.Bin, err = filepath.Abs(f.bin); err != nil || !strings.ContainsAny(f.bin, `/\`) {
+			env.Bin = f.bin
 		}
+		if rel, ok := env.ProjectRel(env.Bin); ok {
+			env.ProjectBin = rel
+		}
+	} else if env.Bin, err = install.Bin(getenv); err != nil {
+		env.Bin = "hookshim"
 	}
 	providers := provider.All
 	if f.providers != "" {
@@ -467,11 +658,22 @@ func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) stri
 				continue
 			}
 			state := "current"
+			missing := reg.Missing(env)
 			switch {
 			case len(reg.Events) == 0:
 				state = "not installed"
+			case len(missing) > 0:
+				// Gemini CLI and Copilot block every tool call when the
+				// hook command is missing: worse than stale.
+				state = "binary missing"
+				status = 1
+				for _, m := range missing {
+					notes = append(notes, fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, m, missingFix(m)))
+				}
 			case !reg.Current():
 				state = "stale"
+			}
+			if len(reg.Events) > 0 && !reg.Current() {
 				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, strings.Join(reg.Problems, "; ")))
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, t.Scope, where, state, strings.Join(reg.Events, ","))
@@ -493,4 +695,12 @@ func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) stri
 		}
 	}
 	return status
+}
+
+// missingFix is the fix for a registered binary that cannot be found.
+func missingFix(problem string) string {
+	if strings.Contains(problem, " from PATH") {
+		return "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin)"
+	}
+	return "put hookshim back there, or run hookshim install again to register this one"
 }

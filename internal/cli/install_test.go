@@ -28,7 +28,13 @@ func TestInstallDryRunWritesNothing(t *testing.T) {
 				require.NoError(t, os.MkdirAll(proj, 0o755))
 				env := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(root, "state")}
 				getenv := func(k string) string { return env[k] }
-				args := []string{"--provider", p.ID, "--scope", string(tg.Scope), "--dir", proj, "--bin", "/opt/hookshim/bin/hookshim"}
+				args := []string{"--provider", p.ID, "--scope", string(tg.Scope), "--dir", proj}
+				if tg.Scope == provider.ScopeUser {
+					bin := filepath.Join(root, "bin", "hookshim")
+					require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+					require.NoError(t, os.WriteFile(bin, nil, 0o755))
+					args = append(args, "--bin", bin)
+				}
 
 				var out, errb bytes.Buffer
 				code := Main(append([]string{"install", "--dry-run"}, args...), nil, &out, &errb, getenv)
@@ -74,6 +80,8 @@ func TestInstallUsage(t *testing.T) {
 	require.Equal(t, 2, Main([]string{"install", "--provider", "nosuch", "--bin", "/x/hookshim"}, nil, &out, &errb, getenv))
 	require.Contains(t, errb.String(), `hookshim: error: unknown provider "nosuch"`)
 	errb.Reset()
-	require.Equal(t, 1, Main([]string{"install", "--provider", "claude", "--bin", "/x/not-it"}, nil, &out, &errb, getenv))
+	notIt := filepath.Join(t.TempDir(), "not-it")
+	require.NoError(t, os.WriteFile(notIt, nil, 0o755))
+	require.Equal(t, 1, Main([]string{"install", "--provider", "claude", "--scope", "user", "--bin", notIt}, nil, &out, &errb, getenv))
 	require.Contains(t, errb.String(), "the program must be named hookshim")
 }

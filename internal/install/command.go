@@ -1,6 +1,8 @@
 package install
 
 import (
+	"errors"
+	"fmt"
 	pathpkg "path"
 	"runtime"
 	"strconv"
@@ -11,14 +13,21 @@ import (
 	"github.com/mattn/go-shellwords"
 )
 
-// Command is the command line one entry runs.
+// Command is the command line one entry runs, with bin (a path) as its
+// program.
 func Command(bin string, p *provider.Provider, event string) string {
+	return commandLine(shellQuote(bin), p, event)
+}
+
+// commandLine is the command line one entry runs, with prog as its
+// program, already in shell syntax.
+func commandLine(prog string, p *provider.Provider, event string) string {
 	id := p.ID
 	if sp, _ := p.Install.SharedCommand.Get(event); sp != nil {
 		id = sp.ID
 	}
 	var b strings.Builder
-	b.WriteString(shellQuote(bin))
+	b.WriteString(prog)
 	b.WriteString(" run --provider ")
 	b.WriteString(id)
 	if p.Install.EventFlag && event != "" {
@@ -30,6 +39,48 @@ func Command(bin string, p *provider.Provider, event string) string {
 		b.WriteString(strconv.FormatFloat(t.Seconds(), 'f', -1, 64))
 	}
 	return b.String()
+}
+
+// program is the program, in shell syntax, of p's entry for event at t:
+//   - user scope: env.Bin, the absolute path of this machine's hookshim;
+//   - project scope: the file is committed and runs on every teammate's
+//     machine, so no path of this one: hookshim from PATH, or a binary
+//     inside the project named through the tool's project-folder variable
+//     (provider.Install.ProjectDir).
+//
+// An entry Cursor shares with Claude Code takes Claude's form, so that the
+// two command strings stay equal and Cursor runs them once.
+func (env Env) program(p *provider.Provider, t provider.Target, event string) (string, error) {
+	if t.Scope != provider.ScopeProject {
+		if env.Bin == "" {
+			return "", errors.New("no hookshim binary to register (a bug in hookshim)")
+		}
+		return shellQuote(env.Bin), nil
+	}
+	if env.ProjectBin == "" {
+		return "hookshim", nil
+	}
+	owner := p
+	if sp, _ := p.Install.SharedCommand.Get(event); sp != nil {
+		owner = sp
+	}
+	dir := owner.Install.ProjectDir
+	// Every ProjectDir is sh syntax; Windows tools run PowerShell or cmd.
+	if dir == "" || runtime.GOOS == "windows" {
+		return "", &ProjectBinError{Provider: p, Bin: env.ProjectBin}
+	}
+	return dir + "/" + shellQuote(env.ProjectBin), nil
+}
+
+// ProjectBinError is a binary inside the project that a tool's project
+// hooks cannot name.
+type ProjectBinError struct {
+	Provider *provider.Provider
+	Bin      string
+}
+
+func (e *ProjectBinError) Error() string {
+	return fmt.Sprintf("%s gives hook commands no project-folder variable hookshim can rely on: its project entries cannot run %s from the project", e.Provider.Name, e.Bin)
 }
 
 // shellQuote quotes s for sh (and bash, which every tool here uses on

@@ -2,7 +2,9 @@ package install
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -82,17 +84,146 @@ func TestOnlyKnownEventKeys(t *testing.T) {
 }
 
 func TestCursorFileShape(t *testing.T) {
-	env := testEnv(t)
-	tg := *Target(provider.Cursor, provider.ScopeProject)
-	run(t, env, provider.Cursor, tg, defaultEvents(t, provider.Cursor))
-	b, err := os.ReadFile(filepath.Join(env.Project, ".cursor", "hooks.json"))
-	require.NoError(t, err)
-	require.Equal(t, int64(1), gjson.GetBytes(b, "version").Int())
-	require.Equal(t, int64(30), gjson.GetBytes(b, "hooks.preToolUse.0.timeout").Int(), "seconds")
-	// The events Cursor also runs from .claude/settings.json carry
-	// Claude's command string, so Cursor runs hookshim once.
-	require.Equal(t, Command(goldenBin, provider.Claude, "PreToolUse"), gjson.GetBytes(b, "hooks.preToolUse.0.command").Str)
-	require.Equal(t, goldenBin+" run --provider cursor", gjson.GetBytes(b, "hooks.beforeShellExecution.0.command").Str)
+	// In every scope and form, the events Cursor also runs from
+	// .claude/settings.json carry Claude's command string, so Cursor runs
+	// hookshim once.
+	for _, tc := range []struct {
+		scope            provider.Scope
+		projectBin       string
+		claude, ownEvent string
+	}{
+		{provider.ScopeUser, "", goldenBin + " run --provider claude-code", goldenBin + " run --provider cursor"},
+		{provider.ScopeProject, "", "hookshim run --provider claude-code", "hookshim run --provider cursor"},
+		{provider.ScopeProject, "tools/hookshim", `"$CLAUDE_PROJECT_DIR"/tools/hookshim run --provider claude-code`, `"$CURSOR_PROJECT_DIR"/tools/hookshim run --provider cursor`},
+	} {
+		env := testEnv(t)
+		env.ProjectBin = tc.projectBin
+		tg := *Target(provider.Cursor, tc.scope)
+		run(t, env, provider.Cursor, tg, defaultEvents(t, provider.Cursor))
+		path, _ := env.Path(tg)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Equal(t, int64(1), gjson.GetBytes(b, "version").Int())
+		require.Equal(t, int64(30), gjson.GetBytes(b, "hooks.preToolUse.0.timeout").Int(), "seconds")
+		require.Equal(t, tc.claude, gjson.GetBytes(b, "hooks.preToolUse.0.command").Str)
+		require.Equal(t, tc.ownEvent, gjson.GetBytes(b, "hooks.beforeShellExecution.0.command").Str)
+
+		ctg := *Target(provider.Claude, tc.scope)
+		run(t, env, provider.Claude, ctg, []string{"PreToolUse"})
+		cpath, _ := env.Path(ctg)
+		cb, err := os.ReadFile(cpath)
+		require.NoError(t, err)
+		require.Equal(t, tc.claude, gjson.GetBytes(cb, "hooks.PreToolUse.0.hooks.0.command").Str, "the string Cursor dedupes on")
+	}
+}
+
+// TestProjectEntriesRunEverywhere: a project file is committed, so its
+// entries name no path of this machine: hookshim from PATH, or a binary
+// inside the project through the tool's project-folder variable. Each is
+// recognised again, and a tool without such a variable refuses the
+// project binary rather than writing something that cannot run.
+func TestProjectEntriesRunEverywhere(t *testing.T) {
+	for _, p := range installable() {
+		tg := Target(p, provider.ScopeProject)
+		if tg == nil {
+			continue
+		}
+		events := defaultEvents(t, p)
+		for _, projectBin := range []string{"", "bin/hookshim"} {
+			env := testEnv(t)
+			env.ProjectBin = projectBin
+			made, reg, err := Plan(env, p, *tg, events)
+			if projectBin != "" && p.Install.ProjectDir == "" {
+				var pe *ProjectBinError
+				require.ErrorAs(t, err, &pe, p.ID)
+				continue
+			}
+			require.NoError(t, err, p.ID)
+			require.False(t, reg.Current())
+			for _, c := range made {
+				require.NotContains(t, string(c.New), goldenBin, "%s: a path of this machine in a project file", p.ID)
+			}
+			run(t, env, p, *tg, events)
+			_, reg, err = Plan(env, p, *tg, events)
+			require.NoError(t, err)
+			require.True(t, reg.Current(), "%s %q: %v", p.ID, projectBin, reg.Problems)
+			require.NotEmpty(t, reg.Bins, p.ID)
+			for _, b := range reg.Bins {
+				if projectBin == "" {
+					require.Equal(t, "hookshim", b)
+				} else {
+					require.True(t, strings.HasSuffix(b, "/bin/hookshim"), b)
+				}
+			}
+			if projectBin != "" {
+				require.Contains(t, reg.Bins, unquoteWord(p.Install.ProjectDir)+"/bin/hookshim", p.ID)
+			}
+
+			// Whether the binary can be found: PATH, or the project.
+			env.Getenv = func(k string) string { return map[string]string{"PATH": filepath.Join(env.Project, "nothing")}[k] }
+			require.NotEmpty(t, reg.Missing(env), p.ID)
+			bin := filepath.Join(env.Project, "bin", "hookshim")
+			require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+			require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+			if projectBin == "" {
+				env.Getenv = func(k string) string { return map[string]string{"PATH": filepath.Dir(bin)}[k] }
+			}
+			require.Empty(t, reg.Missing(env), p.ID)
+
+			// Uninstall finds them all.
+			run(t, env, p, *tg, nil)
+			_, reg, err = Plan(env, p, *tg, nil)
+			require.NoError(t, err)
+			require.Empty(t, reg.Events, p.ID)
+		}
+	}
+}
+
+// TestProjectFormsRun: the project-relative command, as a tool's shell
+// runs it with the tool's variable set, reaches the binary.
+func TestProjectFormsRun(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh syntax")
+	}
+	for _, p := range installable() {
+		tg := Target(p, provider.ScopeProject)
+		if tg == nil || p.Install.ProjectDir == "" {
+			continue
+		}
+		env := testEnv(t)
+		env.ProjectBin = "my tools/hookshim"
+		bin := filepath.Join(env.Project, "my tools", "hookshim")
+		require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+		require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\necho \"ran $*\"\n"), 0o755))
+		ev := defaultEvents(t, p)[0]
+		cmd, err := env.command(p, *tg, ev)
+		require.NoError(t, err)
+		// Gemini CLI replaces its variable with the quoted folder itself.
+		cmd = strings.ReplaceAll(cmd, "$GEMINI_PROJECT_DIR", shellQuote(env.Project))
+		sh := exec.Command("sh", "-c", cmd)
+		if tg.Format.Layout == provider.LayoutScriptPerEvent {
+			// The tool runs the script itself, by its path.
+			run(t, env, p, *tg, []string{ev})
+			dir, _ := env.Path(*tg)
+			sh = exec.Command(filepath.Join(dir, ev))
+		}
+		// Not the project: the forms must not depend on the folder the
+		// tool runs hooks in, but for a tool that documents it as the root.
+		sh.Dir = t.TempDir()
+		if p.Install.ProjectDir == "." {
+			sh.Dir = env.Project
+		}
+		sh.Env = []string{"PATH=/usr/bin:/bin"}
+		for _, q := range provider.All {
+			for _, v := range q.ProjectDirEnv {
+				sh.Env = append(sh.Env, v+"="+env.Project)
+			}
+		}
+		sh.Env = append(sh.Env, "AMPLIFIER_PROJECT_DIR="+env.Project)
+		out, err := sh.CombinedOutput()
+		require.NoError(t, err, "%s: %s: %s", p.ID, cmd, out)
+		require.Contains(t, string(out), "ran run --provider", p.ID)
+	}
 }
 
 func TestGeminiTimeoutIsMilliseconds(t *testing.T) {
@@ -185,14 +316,17 @@ func TestCommandQuoting(t *testing.T) {
 	require.Equal(t, bin, c.Bin)
 
 	for cmd, want := range map[string]bool{
-		"hookshim run --provider claude-code":                  true,
-		"/x/hookshim run --provider=claude":                    true,
-		`& 'C:\Tools\hookshim.exe' run --provider claude-code`: true,
-		"hookshim run --config x.json":                         false,
-		"hookshim simulate --provider claude-code":             false,
-		"/x/not-hookshim run --provider claude-code":           false,
-		"hookshim run --provider gemini-cli":                   false,
-		"echo hookshim run --provider claude-code":             false,
+		"hookshim run --provider claude-code":                           true,
+		"/x/hookshim run --provider=claude":                             true,
+		`& 'C:\Tools\hookshim.exe' run --provider claude-code`:          true,
+		"hookshim run --config x.json":                                  false,
+		"hookshim simulate --provider claude-code":                      false,
+		"/x/not-hookshim run --provider claude-code":                    false,
+		"hookshim run --provider gemini-cli":                            false,
+		"echo hookshim run --provider claude-code":                      false,
+		`"$CLAUDE_PROJECT_DIR"/bin/hookshim run --provider claude-code`: true,
+		`"${0%/*}/../.."/bin/hookshim run --provider claude-code`:       true,
+		`"$CLAUDE_PROJECT_DIR"/bin/other run --provider claude-code`:    false,
 	} {
 		_, ok := ours(cmd, provider.Claude)
 		require.Equal(t, want, ok, cmd)

@@ -76,10 +76,10 @@ func Events(p *provider.Provider, asked []string) ([]string, error) {
 				}
 			}
 			if s == nil {
-				return nil, fmt.Errorf("%s has no event %q (hookshim providers --events lists them)", p.ID, a)
+				return nil, fmt.Errorf("no event %q (hookshim providers --events lists them)", a)
 			}
 			if !allowed(s.Native) {
-				return nil, fmt.Errorf("hookshim registers %s in files that do not take %s", p.ID, s.Native)
+				return nil, fmt.Errorf("its hook files do not take %s", s.Native)
 			}
 			if !seen[s.Native] {
 				seen[s.Native] = true

@@ -172,16 +172,26 @@ func TestInstallGoldens(t *testing.T) {
 				}
 			})
 
+			// A registration that runs another binary by absolute path: a
+			// moved binary in user scope, what older versions wrote in
+			// project scope. Both are replaced, not duplicated.
 			t.Run("moved", func(t *testing.T) {
 				env := testEnv(t)
 				path, _ := env.Path(tg)
-				env.Bin = "/old/place/hookshim"
-				run(t, env, p, tg, events)
-				env.Bin = goldenBin
+				old, oldTarget := env, tg
+				old.Bin = "/old/place/hookshim"
+				if tg.Scope == provider.ScopeProject {
+					// The same file, written the way user scope is.
+					old.Home, oldTarget.Scope, oldTarget.DirEnv = env.Project, provider.ScopeUser, ""
+				}
+				run(t, old, p, oldTarget, events)
 				_, reg, err := Plan(env, p, tg, events)
 				require.NoError(t, err)
 				require.False(t, reg.Current())
 				require.Contains(t, strings.Join(reg.Problems, ";"), "/old/place/hookshim")
+				if tg.Scope == provider.ScopeProject {
+					require.Contains(t, strings.Join(reg.Problems, ";"), "teammates")
+				}
 				run(t, env, p, tg, events)
 				got := readTarget(t, tg, path)
 				require.NotContains(t, got, "/old/place", "the old entries were kept")

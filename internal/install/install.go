@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,8 +40,14 @@ type Env struct {
 	Getenv  func(string) string
 	Home    string // the user's home directory
 	Project string // the project root
-	Bin     string // the hookshim command entries run (an absolute path)
+	Bin     string // user scope: the absolute path of the hookshim entries run
 	Now     func() time.Time
+
+	// ProjectBin is the hookshim project-scope entries run: empty for
+	// hookshim from PATH, else a path inside the project, relative to its
+	// root with / separators. Project files are committed: no path of this
+	// machine goes into them.
+	ProjectBin string
 }
 
 // Change is the planned new content of one file.
@@ -68,6 +75,7 @@ type Registration struct {
 	Exists   bool     // the file (folder) exists
 	Events   []string // events hookshim is registered for
 	Problems []string // why it is not what install would write; empty when current
+	Bins     []string // the programs hookshim's entries run, as they name them
 }
 
 // Current reports whether install would change nothing.
@@ -139,8 +147,12 @@ func Plan(env Env, p *provider.Provider, t provider.Target, events []string) ([]
 	}
 	reg := Registration{Provider: p, Target: t, Path: path}
 	if len(events) > 0 {
-		if _, ok := ours(Command(env.Bin, p, events[0]), p); !ok {
-			return nil, reg, fmt.Errorf("entries would run %s, which install could not recognise as hookshim later: the program must be named hookshim", env.Bin)
+		prog, err := env.program(p, t, events[0])
+		if err != nil {
+			return nil, reg, err
+		}
+		if _, ok := ours(commandLine(prog, p, events[0]), p); !ok {
+			return nil, reg, fmt.Errorf("entries would run %s, which install could not recognise as hookshim later: the program must be named hookshim", prog)
 		}
 	}
 	switch t.Format.Layout {
@@ -150,6 +162,26 @@ func Plan(env Env, p *provider.Provider, t provider.Target, events []string) ([]
 		return planGenerated(env, p, t, path, events, reg)
 	}
 	return planEdit(env, p, t, path, events, reg)
+}
+
+// command is the command line of p's entry for event at t.
+func (env Env) command(p *provider.Provider, t provider.Target, event string) (string, error) {
+	prog, err := env.program(p, t, event)
+	if err != nil {
+		return "", err
+	}
+	return commandLine(prog, p, event), nil
+}
+
+// wantBin is the program of the entry install writes, as parseCall reads
+// it; empty when there is none.
+func wantBin(env Env, p *provider.Provider, t provider.Target, event string) string {
+	cmd, err := env.command(p, t, event)
+	if err != nil {
+		return ""
+	}
+	c, _ := parseCall(cmd)
+	return c.Bin
 }
 
 // readFile reads a file, telling "absent" apart from failures.
@@ -169,13 +201,22 @@ type want struct {
 	events []string
 	entry  map[string]string // event -> entry text
 	cmp    map[string]string // event -> entry as JSON, for comparison
+	bin    string            // the program entries run, as parseCall reads it
 }
 
-func wanted(env Env, p *provider.Provider, f *provider.Format, events []string) (want, error) {
+func wanted(env Env, p *provider.Provider, t provider.Target, events []string) (want, error) {
 	w := want{events: events, entry: map[string]string{}, cmp: map[string]string{}}
+	f := t.Format
 	isTOML := f.Layout == provider.LayoutTOMLTables
 	for _, ev := range events {
-		e, err := entry(f, Command(env.Bin, p, ev), ev, eventTimeout(p, ev), isTOML)
+		cmd, err := env.command(p, t, ev)
+		if err != nil {
+			return w, err
+		}
+		if c, ok := parseCall(cmd); ok && w.bin == "" {
+			w.bin = c.Bin
+		}
+		e, err := entry(f, cmd, ev, eventTimeout(p, ev), isTOML)
 		if err != nil {
 			return w, fmt.Errorf("%s: %v", p.ID, err)
 		}
@@ -212,7 +253,7 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 	if err != nil {
 		return nil, reg, &UnreadableError{Path: path, Kind: kind, Err: err}
 	}
-	w, err := wanted(env, p, t.Format, events)
+	w, err := wanted(env, p, t, events)
 	if err != nil {
 		return nil, reg, err
 	}
@@ -237,6 +278,7 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 		return nil, reg, err
 	}
 	judge(&reg, p, found, w, events)
+	reg.Bins = binsOf(found, p)
 
 	// One step at a time, re-reading the file after each: every edit
 	// moves what follows it.
@@ -334,7 +376,7 @@ func judge(reg *Registration, p *provider.Provider, found []item, w want, events
 			dup = append(dup, ev)
 		}
 		if !jsonEqual(its[0].raw, w.cmp[ev]) {
-			r := staleReason(its[0], p)
+			r := staleReason(its[0].cmds, p, reg.Target, w.bin)
 			if _, seen := stale[r]; !seen {
 				reasons = append(reasons, r)
 			}
@@ -362,21 +404,58 @@ func judge(reg *Registration, p *provider.Provider, found []item, w want, events
 	}
 }
 
-// staleReason says why an entry differs from the wanted one.
-func staleReason(it item, p *provider.Provider) string {
-	for _, c := range it.cmds {
-		if call, ok := ours(c, p); ok {
-			bin := call.Bin
-			if !filepath.IsAbs(bin) {
-				return "runs " + bin + " from PATH, not this hookshim"
-			}
-			if _, err := os.Stat(bin); err != nil {
-				return "runs " + bin + ", which does not exist"
-			}
-			return "runs " + bin + " (another hookshim) or other options"
+// staleReason says why an entry (its command strings) differs from the
+// wanted one, whose program is want.
+func staleReason(cmds []string, p *provider.Provider, t provider.Target, want string) string {
+	for _, c := range cmds {
+		call, ok := ours(c, p)
+		if !ok {
+			continue
 		}
+		bin := call.Bin
+		switch {
+		case bin == want:
+			return "runs " + bin + " with other options"
+		case t.Scope == provider.ScopeProject && filepath.IsAbs(bin):
+			// What versions before project-relative entries wrote.
+			return "runs " + bin + ", a path on this machine only: teammates' tools cannot find it"
+		case !strings.Contains(bin, "/"):
+			return "runs " + bin + " from PATH, not " + describeBin(want)
+		case !filepath.IsAbs(bin):
+			return "runs " + bin + ", not " + describeBin(want)
+		}
+		if _, err := os.Stat(bin); err != nil {
+			return "runs " + bin + ", which does not exist"
+		}
+		return "runs " + bin + " (another hookshim), not " + describeBin(want)
 	}
 	return "differs from what install writes"
+}
+
+// describeBin names a wanted program in a message.
+func describeBin(bin string) string {
+	switch {
+	case bin == "":
+		return "what install writes"
+	case !strings.Contains(bin, "/"):
+		return bin + " from PATH"
+	case filepath.IsAbs(bin):
+		return "this hookshim (" + bin + ")"
+	}
+	return bin
+}
+
+// binsOf are the programs of hookshim's entries among items, each once.
+func binsOf(items []item, p *provider.Provider) []string {
+	var out []string
+	for _, it := range items {
+		for _, c := range it.cmds {
+			if call, ok := ours(c, p); ok && !slices.Contains(out, call.Bin) {
+				out = append(out, call.Bin)
+			}
+		}
+	}
+	return out
 }
 
 // UnreadableError is a file hookshim will not touch because it cannot
@@ -440,8 +519,19 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		if mine {
 			reg.Events = append(reg.Events, ev)
 		}
+		if mine {
+			for _, b := range binsOf([]item{{cmds: quotedStrings(old)}}, p) {
+				if !slices.Contains(reg.Bins, b) {
+					reg.Bins = append(reg.Bins, b)
+				}
+			}
+		}
 		if wantSet[ev] {
-			ch.New, ch.NewExists = t.Format.Script(Command(env.Bin, p, ev)), true
+			cmd, err := env.command(p, t, ev)
+			if err != nil {
+				return nil, reg, err
+			}
+			ch.New, ch.NewExists = t.Format.Script(cmd), true
 			switch {
 			case !exists:
 				missing = append(missing, ev)
@@ -465,7 +555,7 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 	}
 	if len(stale) > 0 {
 		old, _, _ := readFile(filepath.Join(dir, stale[0]))
-		reg.Problems = append(reg.Problems, staleReason(item{cmds: quotedStrings(old)}, p)+" ("+strings.Join(stale, ", ")+")")
+		reg.Problems = append(reg.Problems, staleReason(quotedStrings(old), p, t, wantBin(env, p, t, stale[0]))+" ("+strings.Join(stale, ", ")+")")
 	}
 	return changes, reg, nil
 }
@@ -486,15 +576,20 @@ func planGenerated(env Env, p *provider.Provider, t provider.Target, path string
 	}
 	ch := Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: exists, Mode: fileMode(t, 0o644), Events: events}
 	if len(events) > 0 {
-		ch.New, ch.NewExists = t.Format.Render(Command(env.Bin, p, "")), true
+		cmd, err := env.command(p, t, "")
+		if err != nil {
+			return nil, reg, err
+		}
+		ch.New, ch.NewExists = t.Format.Render(cmd), true
 	}
 	if mine {
+		reg.Bins = binsOf([]item{{cmds: quotedStrings(old)}}, p)
 		reg.Events = events
 		if len(events) == 0 {
 			reg.Events = []string{"all"}
 		}
 		if ch.NewExists && string(ch.New) != old {
-			reg.Problems = append(reg.Problems, staleReason(item{cmds: quotedStrings(old)}, p)+" (the generated file)")
+			reg.Problems = append(reg.Problems, staleReason(quotedStrings(old), p, t, wantBin(env, p, t, ""))+" (the generated file)")
 		}
 	} else if len(events) > 0 {
 		reg.Problems = append(reg.Problems, "not installed")

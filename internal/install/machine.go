@@ -3,12 +3,15 @@ package install
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/toml"
+	"github.com/mattn/go-shellwords"
 	"github.com/tidwall/gjson"
 )
 
@@ -39,6 +42,133 @@ func Bin(getenv func(string) string) (string, error) {
 		return "", errors.New("this hookshim runs from go's temporary build folder (go run), which is gone when it exits")
 	}
 	return chosen, nil
+}
+
+// ResolveBin checks a --bin: an existing executable file, looked up in
+// PATH when it names no folder. It returns the absolute path.
+func ResolveBin(bin string, getenv func(string) string) (string, error) {
+	path := bin
+	if !strings.ContainsAny(bin, `/\`) {
+		if path = lookPath(bin, getenv("PATH")); path == "" {
+			return "", &BinError{Bin: bin, Problem: "is not in PATH"}
+		}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if problem := runnable(abs); problem != "" {
+		return "", &BinError{Bin: bin, Problem: problem}
+	}
+	return abs, nil
+}
+
+// BinError is a --bin that names no executable.
+type BinError struct {
+	Bin     string
+	Problem string
+}
+
+func (e *BinError) Error() string { return "--bin " + e.Bin + " " + e.Problem }
+
+// runnable says what keeps path from running as a program; "" when
+// nothing does.
+func runnable(path string) string {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case err != nil:
+		return "cannot be read: " + err.Error()
+	case fi.IsDir():
+		return "is a folder"
+	case runtime.GOOS != "windows" && fi.Mode()&0o111 == 0:
+		return "is not executable"
+	}
+	return ""
+}
+
+// LookPath finds an executable in a PATH list; "" when there is none.
+func LookPath(name, pathList string) string { return lookPath(name, pathList) }
+
+// ProjectRel is path relative to the project root, with / separators, when
+// it lies inside the project.
+func (env Env) ProjectRel(path string) (string, bool) {
+	if env.Project == "" {
+		return "", false
+	}
+	rel := func(base, p string) (string, bool) {
+		r, err := filepath.Rel(base, p)
+		if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "", false
+		}
+		return filepath.ToSlash(r), true
+	}
+	if r, ok := rel(env.Project, path); ok {
+		return r, true
+	}
+	// /tmp -> /private/tmp and the like: compare the real folders too.
+	base, err1 := filepath.EvalSymlinks(env.Project)
+	dir, err2 := filepath.EvalSymlinks(filepath.Dir(path))
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	return rel(base, filepath.Join(dir, filepath.Base(path)))
+}
+
+// Missing lists, for each program r's entries run that cannot be found or
+// run on this machine, what is wrong; empty when every one can run.
+func (r Registration) Missing(env Env) []string {
+	var out []string
+	for _, bin := range r.Bins {
+		path, how := env.locate(bin)
+		if path == "" {
+			out = append(out, "runs "+bin+" from PATH, and no "+bin+" is in PATH here")
+			continue
+		}
+		if problem := runnable(path); problem != "" {
+			out = append(out, "runs "+bin+", which "+how+problem)
+		}
+	}
+	return out
+}
+
+// locate is the file a registered program names on this machine, and how
+// it was found, for messages; "" when it is a bare name PATH lacks.
+// Project-relative programs (ProjectDir/<path>) resolve against the
+// project root.
+func (env Env) locate(bin string) (path, how string) {
+	var path0 string
+	if env.Getenv != nil {
+		path0 = env.Getenv("PATH")
+	}
+	switch {
+	case !strings.Contains(bin, "/"):
+		return lookPath(bin, path0), ""
+	case filepath.IsAbs(bin):
+		return bin, ""
+	}
+	rel := bin
+	for _, p := range provider.All {
+		if p.Install == nil || p.Install.ProjectDir == "" {
+			continue
+		}
+		if dir := unquoteWord(p.Install.ProjectDir); strings.HasPrefix(bin, dir+"/") {
+			rel = bin[len(dir)+1:]
+			break
+		}
+	}
+	path = filepath.Join(env.Project, filepath.FromSlash(rel))
+	return path, "(" + env.Display(path) + " here) "
+}
+
+// unquoteWord is a word of shell text as parseCall reads it.
+func unquoteWord(s string) string {
+	w, err := shellwords.Parse(s)
+	if err != nil || len(w) != 1 {
+		return s
+	}
+	return w[0]
 }
 
 func sameFile(a, b string) bool {

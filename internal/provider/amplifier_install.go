@@ -23,7 +23,10 @@ var amplifierInstall = &Install{
 	EventFlag: true,
 	Binaries:  []string{"amplifier"},
 	Homes:     []string{".amplifier"},
-	Notes: []string{
-		"Amplifier runs shell hooks only with the hook-shell module in its bundle, and reads them from the folder it starts in",
+	// The bridge runs each command through os.path.expandvars and a shell,
+	// in the project folder, with AMPLIFIER_PROJECT_DIR set.
+	ProjectDir: `"$AMPLIFIER_PROJECT_DIR"`,
+	Notes: []Note{
+		{"", "Amplifier runs shell hooks only with the hook-shell module in its bundle, and reads them from the folder it starts in"},
 	},
 }

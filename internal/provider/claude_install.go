@@ -30,8 +30,13 @@ var claudeInstall = &Install{
 		{At: Target{Scope: ScopeProject, Dir: ".claude", File: "settings.local.json"}, Key: "disableAllHooks", Off: true},
 		{At: Target{Scope: ScopeUser, Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR", File: "settings.json"}, Key: "disableAllHooks", Off: true},
 	},
-	Notes: []string{
-		"Claude Code holds back project hooks until the folder is trusted (the trust dialog of an interactive session)",
+	// Commands run through sh -c (Git Bash on Windows) with
+	// CLAUDE_PROJECT_DIR set, quoted as the docs show so that a folder with
+	// spaces works. Cursor and Copilot CLI set it too when they run these
+	// entries.
+	ProjectDir: `"$CLAUDE_PROJECT_DIR"`,
+	Notes: []Note{
+		{ScopeProject, "Claude Code holds back project hooks until the folder is trusted (the trust dialog of an interactive session)"},
 	},
 }
 

@@ -23,8 +23,11 @@ var clineInstall = &Install{
 		"TaskComplete", "TaskCancel", "PreCompact", "Notification"},
 	Binaries: []string{"cline"},
 	Homes:    []string{"Documents/Cline", ".cline"},
-	Notes: []string{
-		`Cline runs hook files only with "Enable Hooks" on in its settings`,
+	// The script is .clinerules/hooks/<Event>: the project is two folders
+	// above it, whatever folder Cline runs it in.
+	ProjectDir: `"${0%/*}/../.."`,
+	Notes: []Note{
+		{"", `Cline runs hook files only with "Enable Hooks" on in its settings`},
 	},
 }
 

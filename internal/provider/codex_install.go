@@ -36,8 +36,10 @@ var codexInstall = &Install{
 		{At: Target{Scope: ScopeProject, Dir: ".codex", File: "config.toml"}, Key: "features.hooks", Off: false},
 		{At: Target{Scope: ScopeProject, Dir: ".codex", File: "config.toml"}, Key: "features.codex_hooks", Off: false},
 	},
-	Notes: []string{
-		"Codex runs new or changed hooks only after you review them: open /hooks in codex and trust hookshim's entries",
-		"Codex loads .codex/hooks.json only in a project it trusts",
+	// No ProjectDir: Codex sets no project-folder variable and runs hooks
+	// in the session's folder, which may be below the project root.
+	Notes: []Note{
+		{"", "Codex runs new or changed hooks only after you review them: open /hooks in codex and trust hookshim's entries"},
+		{ScopeProject, "Codex loads .codex/hooks.json only in a project it trusts"},
 	},
 }

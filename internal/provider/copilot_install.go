@@ -34,8 +34,12 @@ var copilotInstall = &Install{
 		"errorOccurred", "preCompact", "notification"},
 	Binaries: []string{"copilot"},
 	Homes:    []string{".copilot"},
-	Notes: []string{
-		"Copilot CLI loads repository hooks only in a trusted folder; the cloud agent reads .github/hooks from the default branch",
+	// Copilot CLI sets COPILOT_PROJECT_DIR (measured, 1.0.102); the cloud
+	// agent runs hooks in the checkout, so "." stands in where it is unset:
+	// a missing command would deny every tool call.
+	ProjectDir: `"${COPILOT_PROJECT_DIR:-.}"`,
+	Notes: []Note{
+		{ScopeProject, "Copilot CLI loads repository hooks only in a trusted folder; the cloud agent reads .github/hooks from the default branch"},
 	},
 }
 

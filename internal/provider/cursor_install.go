@@ -32,8 +32,12 @@ var cursorInstall = &Install{
 	},
 	Binaries: []string{"cursor", "cursor-agent"},
 	Homes:    []string{".cursor"},
-	Notes: []string{
-		"Cursor runs project hooks only in a trusted workspace; it reloads hooks.json by itself",
+	// Cursor always sets CURSOR_PROJECT_DIR (and CLAUDE_PROJECT_DIR, so the
+	// entries shared with Claude Code work as they are).
+	ProjectDir: `"$CURSOR_PROJECT_DIR"`,
+	Notes: []Note{
+		{ScopeProject, "Cursor runs project hooks only in a trusted workspace; it reloads hooks.json by itself"},
+		{ScopeUser, "Cursor reloads hooks.json by itself"},
 	},
 }
 

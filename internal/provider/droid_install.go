@@ -22,8 +22,10 @@ var droidInstall = &Install{
 		{At: Target{Scope: ScopeProject, Dir: ".factory", File: "settings.json"}, Key: "hooksDisabled", Off: true},
 		{At: Target{Scope: ScopeUser, Dir: ".factory", File: "settings.json"}, Key: "hooksDisabled", Off: true},
 	},
-	Binaries: []string{"droid"},
-	Homes:    []string{".factory"},
+	// Claude's contract: a shell command with FACTORY_PROJECT_DIR set.
+	ProjectDir: `"$FACTORY_PROJECT_DIR"`,
+	Binaries:   []string{"droid"},
+	Homes:      []string{".factory"},
 }
 
 var droidFormat = Format{

@@ -29,8 +29,12 @@ var geminiInstall = &Install{
 		{At: Target{Scope: ScopeProject, Dir: ".gemini", File: "settings.json"}, Key: "hooksConfig.enabled", Off: false},
 		{At: Target{Scope: ScopeUser, Dir: ".gemini", File: "settings.json"}, Key: "hooksConfig.enabled", Off: false},
 	},
-	Notes: []string{
-		"Gemini CLI loads project hooks only in a trusted folder, and warns once when they change",
+	// Gemini CLI replaces $GEMINI_PROJECT_DIR in the command text with the
+	// project folder, already shell-quoted (hookRunner.ts expandCommand),
+	// before bash -c sees it: it is written bare, never in quotes.
+	ProjectDir: `$GEMINI_PROJECT_DIR`,
+	Notes: []Note{
+		{ScopeProject, "Gemini CLI loads project hooks only in a trusted folder, and warns once when they change"},
 	},
 }
 

@@ -120,3 +120,10 @@ type Switch struct {
 	Key string
 	Off any
 }
+
+// Note is a next step printed after a successful install, for Scope ("":
+// both scopes).
+type Note struct {
+	Scope Scope
+	Text  string
+}

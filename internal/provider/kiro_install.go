@@ -25,7 +25,9 @@ var kiroInstall = &Install{
 	Timeout: 30 * time.Second,
 	Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
 		"PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"},
-	Skip:     PerEvent[string]{{"Manual", "a button the user presses"}},
+	Skip: PerEvent[string]{{"Manual", "a button the user presses"}},
+	// No ProjectDir: Kiro documents no project-folder variable for hook
+	// commands.
 	Binaries: []string{"kiro", "kiro-cli"},
 	Homes:    []string{".kiro"},
 }

@@ -20,8 +20,10 @@ var openCodeInstall = &Install{
 	},
 	Binaries: []string{"opencode"},
 	Homes:    []string{".config/opencode"},
-	Notes: []string{
-		"OpenCode loads plugins when it starts: restart it",
+	// No ProjectDir: the plugin runs the command in OpenCode's folder,
+	// which may be below the project root, and no variable names the root.
+	Notes: []Note{
+		{"", "OpenCode loads plugins when it starts: restart it"},
 	},
 }
 

@@ -266,8 +266,22 @@ type Install struct {
 	Homes    []string
 
 	// Notes are printed after a successful install: what the user still
-	// has to do in the tool (review, trust, restart).
-	Notes []string
+	// has to do in the tool (review, trust, restart), each for the scope
+	// it concerns.
+	Notes []Note
+
+	// ProjectDir is how a project-scope hook command names the project
+	// folder, as shell text the tool expands ("$CLAUDE_PROJECT_DIR"): a
+	// --bin inside the project is written as ProjectDir/<path>, so the
+	// committed file runs on every teammate's machine. Empty when the tool
+	// offers no reliable way (no variable, hooks run in the session's
+	// folder): such a --bin is refused for it.
+	ProjectDir string
+
+	// AlsoRunBy are other tools that run this tool's registrations too
+	// (Copilot CLI reads VS Code's hook files): install --all registers
+	// only one of them, or those tools would call hookshim twice per event.
+	AlsoRunBy []*Provider
 
 	// Switches are settings that turn all of the tool's hooks off;
 	// install and status warn when one is set.

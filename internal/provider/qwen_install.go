@@ -22,8 +22,12 @@ var qwenInstall = &Install{
 		{At: Target{Scope: ScopeProject, Dir: ".qwen", File: "settings.json"}, Key: "disableAllHooks", Off: true},
 		{At: Target{Scope: ScopeUser, Dir: ".qwen", File: "settings.json"}, Key: "disableAllHooks", Off: true},
 	},
-	Binaries: []string{"qwen"},
-	Homes:    []string{".qwen"},
+	// Hooks run through a shell with QWEN_PROJECT_DIR set; unlike Gemini
+	// CLI, Qwen Code does not replace it in the command text, so the shell
+	// expands it, quoted.
+	ProjectDir: `"$QWEN_PROJECT_DIR"`,
+	Binaries:   []string{"qwen"},
+	Homes:      []string{".qwen"},
 }
 
 var qwenFormat = Format{

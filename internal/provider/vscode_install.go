@@ -26,8 +26,13 @@ var vscodeInstall = &Install{
 	Timeout:  30 * time.Second,
 	Binaries: []string{"code", "code-insiders"},
 	Homes:    []string{".vscode"},
-	Notes: []string{
-		"VS Code runs agent hooks only with hooks enabled (chat.useHooks) and in a trusted workspace",
+	// Copilot CLI runs these entries with COPILOT_PROJECT_DIR set; VS Code
+	// runs them in the workspace folder.
+	ProjectDir: `"${COPILOT_PROJECT_DIR:-.}"`,
+	AlsoRunBy:  []*Provider{Copilot},
+	Notes: []Note{
+		{ScopeProject, "VS Code runs agent hooks only with hooks enabled (chat.useHooks) and in a trusted workspace"},
+		{ScopeUser, "VS Code runs agent hooks only with hooks enabled (chat.useHooks)"},
 	},
 }
 

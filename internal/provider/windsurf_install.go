@@ -15,8 +15,10 @@ var windsurfInstall = &Install{
 		{Scope: ScopeProject, Dir: ".windsurf", File: "hooks.json", Format: &windsurfFormat},
 		{Scope: ScopeUser, Dir: ".codeium/windsurf", File: "hooks.json", Format: &windsurfFormat},
 	},
-	Binaries: []string{"windsurf"},
-	Homes:    []string{".codeium/windsurf"},
+	// Hooks run in the workspace root (working_directory's default).
+	ProjectDir: `.`,
+	Binaries:   []string{"windsurf"},
+	Homes:      []string{".codeium/windsurf"},
 }
 
 var windsurfFormat = Format{
