@@ -426,21 +426,24 @@ func printReport(w io.Writer, r *report, env install.Env) {
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)
 		}
-		n := "problems"
-		if len(r.Problems) == 1 {
-			n = "problem"
-		}
-		fmt.Fprintf(w, "%d %s\n", len(r.Problems), n)
+		fmt.Fprintln(w, count(len(r.Problems), "problem"))
 		return
 	}
 	fmt.Fprintf(w, "ok: hookshim %s at %s\n", r.Version, r.Bin)
 	now := time.Now()
 	for _, rg := range r.Registrations {
-		fmt.Fprintf(w, "ok: %s (%s) %s: %d events, last call %s\n", rg.Provider, rg.Scope, env.Display(rg.File), len(rg.Events), ago(now, *rg.LastCall))
+		fmt.Fprintf(w, "ok: %s (%s) %s: %s, last call %s\n", rg.Provider, rg.Scope, env.Display(rg.File), count(len(rg.Events), "event"), ago(now, *rg.LastCall))
 	}
 	for _, c := range r.Configs {
-		fmt.Fprintf(w, "ok: config %s (%s): %d hooks, every handler can start\n", env.Display(c.Path), c.Trust, c.Hooks)
+		fmt.Fprintf(w, "ok: config %s (%s): %s, every handler can start\n", env.Display(c.Path), c.Trust, count(c.Hooks, "hook"))
 	}
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // ago is a time as people say it.
