@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -181,7 +182,7 @@ func checkBin(r *report, env install.Env) {
 		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " does not exist",
 			Fix: "install hookshim there, or name the right one with --bin"})
 		return
-	case fi.IsDir() || fi.Mode()&0o111 == 0:
+	case fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0):
 		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " is not an executable file",
 			Fix: "chmod +x " + env.Bin})
 		return
