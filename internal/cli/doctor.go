@@ -158,6 +158,9 @@ func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error)
 		env.Project = install.ProjectRoot(wd)
 	}
 	env.Bin = bin
+	if base := strings.TrimSuffix(strings.ToLower(filepath.Base(bin)), ".exe"); bin != "" && base != "hookshim" {
+		return env, fmt.Errorf("--bin %s: registrations run a program named hookshim", bin)
+	}
 	if bin == "" {
 		b, err := install.Bin(getenv)
 		if err != nil {
@@ -174,7 +177,12 @@ func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error)
 // run, and is this version.
 func checkBin(r *report, env install.Env) {
 	if !filepath.IsAbs(env.Bin) {
-		return // found in each tool's PATH: nothing to check from here
+		// Found in each tool's PATH: this shell's is the best guess.
+		if _, err := exec.LookPath(env.Bin); err != nil {
+			r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " is not in PATH here: a tool started from this shell cannot run it",
+				Fix: "put hookshim in PATH, or install with --bin and an absolute path"})
+		}
+		return
 	}
 	fi, err := os.Stat(env.Bin)
 	switch {
@@ -254,7 +262,7 @@ func checkRegistrations(r *report, env install.Env, getenv func(string) string) 
 				if errors.As(err, &unreadable) {
 					state, fix = "unreadable", "fix "+where+" by hand (hookshim never edits a file it cannot read), then run "+reinstall
 				}
-				r.Registrations = append(r.Registrations, registration{Provider: p.ID, Scope: string(t.Scope), File: path, State: state, Events: []string{}})
+				r.Registrations = append(r.Registrations, registration{Provider: p.ID, Scope: string(t.Scope), File: path, State: state, Events: []string{}, Calls: map[string]time.Time{}})
 				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, oneLine(err.Error())), Fix: fix})
 				continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/stretchr/testify/require"
 )
@@ -74,4 +75,23 @@ func TestAgo(t *testing.T) {
 	} {
 		require.Equal(t, want, ago(now, now.Add(-d)))
 	}
+}
+
+// A hookshim registrations find in PATH must be in this PATH.
+func TestDoctorBinInPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake hookshim is a shell script")
+	}
+	t.Setenv("PATH", t.TempDir())
+	r := &report{}
+	checkBin(r, install.Env{Bin: "hookshim"})
+	require.Len(t, r.Problems, 1)
+	require.Equal(t, "hookshim is not in PATH here: a tool started from this shell cannot run it", r.Problems[0].Message)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "hookshim"), []byte("#!/bin/sh\necho hookshim "+version()+"\n"), 0o755))
+	t.Setenv("PATH", dir)
+	r = &report{}
+	checkBin(r, install.Env{Bin: "hookshim"})
+	require.Empty(t, r.Problems)
 }
