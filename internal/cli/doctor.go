@@ -236,20 +236,14 @@ func checkRegistrations(r *report, env install.Env, getenv func(string) string) 
 		bad  bool // has a problem of its own
 	}
 	var regs []found
-	off := map[*provider.Provider]bool{} // "turns hooks off" said once per tool
+	off := map[*provider.Provider]bool{} // "turns its hooks off" is said once per tool
 	for _, p := range provider.All {
 		if p.Install == nil {
 			continue
 		}
 		events, _ := install.Events(p, nil)
-		scopeFlag := ""
 		for _, t := range p.Install.Targets {
-			if t.Scope == provider.ScopeUser {
-				scopeFlag = " --scope user"
-			} else {
-				scopeFlag = ""
-			}
-			reinstall := "hookshim install --provider " + p.ID + scopeFlag
+			reinstall := "hookshim install --provider " + p.ID + scopeArg(t)
 			path, err := env.Path(t)
 			if err != nil {
 				continue // no such scope on this machine (no project, no HOME)
@@ -281,14 +275,13 @@ func checkRegistrations(r *report, env install.Env, getenv func(string) string) 
 				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, where, pr), Fix: reinstall})
 			}
-			for _, d := range install.Disabled(env, p) {
-				if off[p] {
-					break
+			if !off[p] {
+				off[p] = true
+				for _, d := range install.Disabled(env, p) {
+					r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
+						Message: fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d), Fix: "change that setting"})
 				}
-				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
-					Message: fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d), Fix: "change that setting"})
 			}
-			off[p] = off[p] || len(install.Disabled(env, p)) > 0
 			for _, s := range stamps {
 				if s.Provider != p.ID {
 					continue
@@ -321,14 +314,10 @@ func checkRegistrations(r *report, env install.Env, getenv func(string) string) 
 			if a.p == b.p || filepath.Dir(a.path) != filepath.Dir(b.path) {
 				continue
 			}
-			scope := ""
-			if b.t.Scope == provider.ScopeUser {
-				scope = " --scope user"
-			}
 			r.problem(doctorProblem{Area: "duplicate", Provider: b.p.ID, Scope: string(b.t.Scope), Path: b.path,
-				Message: fmt.Sprintf("%s and %s are both registered in %s, whose every file a tool reading it runs: hookshim is called twice per event",
+				Message: fmt.Sprintf("%s and %s are both registered in %s: a tool that reads that folder runs every file in it, so hookshim is called twice per event",
 					a.p.ID, b.p.ID, env.Display(filepath.Dir(a.path))+"/"),
-				Fix: "keep one: hookshim uninstall --provider " + b.p.ID + scope})
+				Fix: "keep one: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
 		}
 	}
 	// A tool that also runs another tool's entries (Cursor runs Claude
