@@ -377,7 +377,9 @@ func checkConfigs(r *report, getenv func(string) string, start, cwd string) {
 		return
 	}
 	store, storeErr := trust.DefaultStore(getenv)
+	hooks := 0
 	for _, f := range found {
+		hooks += len(f.Hooks)
 		cr := configReport{Path: f.Path, Discovered: f.Discovered, Trust: "not needed", Hooks: len(f.Hooks)}
 		if f.Discovered {
 			switch {
@@ -402,6 +404,14 @@ func checkConfigs(r *report, getenv func(string) string, start, cwd string) {
 		for _, p := range f.Check(cwd, nil) {
 			r.problem(doctorProblem{Area: "handler", Path: f.Path, Message: p.Pos + ": hook " + quoteName(p.Hook) + ": " + p.Msg, Fix: p.Fix})
 		}
+	}
+	if hooks == 0 {
+		last := found[len(found)-1]
+		msg := displayPath(cwd, last.Path) + " has no hook hookshim runs"
+		if len(last.Warnings) > 0 {
+			msg += " (" + oneLine(last.Warnings[0]) + ")"
+		}
+		r.problem(doctorProblem{Area: "config", Path: last.Path, Message: msg, Fix: "add a command hook (docs/config.md)"})
 	}
 }
 
