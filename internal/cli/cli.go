@@ -56,6 +56,9 @@ Usage:
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
+  hookshim doctor [--dir DIR] [--bin PATH] [--json]
+      Check why a hook does not fire: registrations, last calls, the
+      config and its allowance, every handler. Exits 1 on a problem.
   hookshim providers [--events]
       List the tools hookshim speaks to and their events.
   hookshim version
@@ -99,6 +102,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return cmdUninstall(rest, stdout, stderr, getenv)
 	case "status":
 		return cmdStatus(rest, stdout, stderr, getenv)
+	case "doctor":
+		return cmdDoctor(rest, stdout, stderr, getenv)
 	case "allow":
 		return cmdAllow(rest, stdout, stderr, getenv)
 	case "deny":

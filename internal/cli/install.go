@@ -684,6 +684,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) stri
 			notes = append(notes, fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d))
 		}
 	}
+	notes = append(notes, handlerNotes(getenv, env.Project)...)
 	if err := tw.Flush(); err != nil {
 		errorf(stderr, "%v", err)
 		return 1

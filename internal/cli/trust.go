@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/trust"
@@ -85,7 +87,38 @@ func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	for _, s := range scripts {
 		fmt.Fprintf(stdout, "  with %s\n", s)
 	}
+	// The allowance is what was asked for, and it is recorded: a handler
+	// that cannot start is warned about, each with its fix, and the exit
+	// status stays 0 (hookshim doctor is the check that fails).
+	problems := warnHandlers(f, stderr)
+	cwd, _ := os.Getwd()
+	if slices.ContainsFunc(problems, func(p config.Problem) bool { return p.Kind == config.Missing && inside(f.Dir, cwd, p.Path) }) {
+		hintf(stderr, "the allowance covers the scripts as they are now: once you have created them, run 'hookshim allow' again")
+	} else if len(problems) > 0 {
+		hintf(stderr, "until fixed, these handlers fail on every call (the answer is as on_error says); fixing a mode or installing a program keeps the allowance")
+	}
 	return 0
+}
+
+// inside reports whether path (relative to cwd, as problems show it) lies
+// in the project of root: such a script is part of the allowance.
+func inside(root, cwd, path string) bool {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// warnHandlers prints one warning, with its fix, per reason a handler of f
+// cannot start.
+func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
+	cwd, _ := os.Getwd()
+	problems := f.Check(cwd, nil)
+	for _, p := range problems {
+		warningf(stderr, "%s", p)
+	}
+	return problems
 }
 
 func cmdDeny(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -131,6 +164,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	for _, s := range trust.Scripts(f) {
 		fmt.Fprintf(stdout, "  runs %s\n", s)
 	}
+	warnHandlers(f, stderr)
 	if state != trust.Allowed {
 		hintf(stderr, "review it, then run: hookshim allow %s", path)
 		return 1

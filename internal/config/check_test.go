@@ -1,0 +1,185 @@
+//go:build unix
+
+package config
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fakePath is a PATH of the names given, each found at /usr/bin/NAME.
+func fakePath(names ...string) LookPath {
+	return func(name string) (string, error) {
+		for _, n := range names {
+			if n == name {
+				return "/usr/bin/" + name, nil
+			}
+		}
+		return "", exec.ErrNotFound
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string, mode os.FileMode) {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), mode))
+	}
+	write("hooks/ok.sh", "#!/bin/sh\necho ok\n", 0o755)
+	write("hooks/plain.sh", "#!/bin/sh\n", 0o644)
+	write("hooks/noshebang.sh", "echo hi\n", 0o755)
+	write("hooks/noshebang.py", "print(1)\n", 0o755)
+	write("hooks/gone-interp.sh", "#!/opt/nowhere/bash\n", 0o755)
+	write("hooks/env-py.py", "#!/usr/bin/env python3\n", 0o755)
+	write("hooks/env-s.js", "#!/usr/bin/env -S node --no-warnings\n", 0o755)
+	write("hooks/lib.py", "print(1)\n", 0o644)
+	write("local-tool", "#!/bin/sh\n", 0o755)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "adir"), 0o755))
+	if _, err := os.Stat("/usr/bin/env"); err != nil {
+		t.Skip("no /usr/bin/env")
+	}
+
+	for _, tc := range []struct {
+		command string
+		path    LookPath
+		want    []string // "kind|message|fix"; none for a command that starts
+	}{
+		{command: "./hooks/ok.sh"},
+		{command: "./hooks/ok.sh --flag 'quoted arg'"},
+		{command: "./hooks/missing.sh",
+			want: []string{"missing|hooks/missing.sh does not exist|create hooks/missing.sh"}},
+		{command: "./hooks/plain.sh",
+			want: []string{"not-executable|hooks/plain.sh is not executable|chmod +x hooks/plain.sh"}},
+		{command: "./hooks/noshebang.sh",
+			want: []string{"no-shebang|hooks/noshebang.sh has no #! line, so it cannot be started directly|add #!/bin/sh as its first line"}},
+		{command: "./hooks/noshebang.py",
+			want: []string{"no-shebang|hooks/noshebang.py has no #! line, so it cannot be started directly|add #!/usr/bin/env python3 as its first line"}},
+		{command: "./hooks/gone-interp.sh", path: fakePath("bash"),
+			want: []string{"interpreter|hooks/gone-interp.sh starts with #!/opt/nowhere/bash, which does not exist|change its #! line to #!/usr/bin/env bash (bash is /usr/bin/bash here)"}},
+		{command: "./hooks/gone-interp.sh", path: fakePath(),
+			want: []string{"interpreter|hooks/gone-interp.sh starts with #!/opt/nowhere/bash, which does not exist|install bash"}},
+		{command: "./hooks/env-py.py", path: fakePath("python3")},
+		{command: "./hooks/env-py.py", path: fakePath(),
+			want: []string{"interpreter|hooks/env-py.py needs python3 (#!/usr/bin/env python3), which is not in PATH|install python3"}},
+		{command: "./hooks/env-s.js", path: fakePath(),
+			want: []string{"interpreter|hooks/env-s.js needs node (#!/usr/bin/env node), which is not in PATH|install node"}},
+		{command: "./adir", want: []string{"not-a-program|adir is a folder, not a program|name the program to run in the command"}},
+		{command: "jq -r .x", path: fakePath(),
+			want: []string{"not-in-path|jq is not in PATH|install jq (or put it in PATH)"}},
+		{command: "local-tool", path: fakePath(),
+			want: []string{"not-in-path|local-tool is not in PATH (a program in the project is named by its path)|write ./local-tool in the command"}},
+		// Interpreter style: the interpreter in PATH, the script in the project.
+		{command: "sh hooks/plain.sh", path: fakePath("sh")},
+		{command: "sh -e hooks/plain.sh", path: fakePath("sh")},
+		{command: "sh hooks/x.sh", path: fakePath("sh"),
+			want: []string{"missing|hooks/x.sh does not exist|create hooks/x.sh"}},
+		{command: "python3 x.py", path: fakePath(),
+			want: []string{"not-in-path|python3 is not in PATH|install python3 (or put it in PATH)"}},
+		{command: "python3 -u hooks/x.py", path: fakePath("python3"),
+			want: []string{"missing|hooks/x.py does not exist|create hooks/x.py"}},
+		{command: "python3.12 hooks/lib.py", path: fakePath("python3.12")},
+		{command: "python3 -m http.server", path: fakePath("python3")},
+		{command: "node -e 'x.js'", path: fakePath("node")},
+		{command: "node hooks/x.js", path: fakePath("node"),
+			want: []string{"missing|hooks/x.js does not exist|create hooks/x.js"}},
+		{command: "deno run hooks/x.ts", path: fakePath("deno"),
+			want: []string{"missing|hooks/x.ts does not exist|create hooks/x.ts"}},
+		{command: "bash -o pipefail", path: fakePath("bash")}, // not a script name: not guessed at
+		// Shell lines: each plainly named program is checked, the rest is the shell's.
+		{command: "jq . | ./hooks/missing.sh > out.log 2>&1", path: fakePath("jq"),
+			want: []string{"missing|hooks/missing.sh does not exist|create hooks/missing.sh"}},
+		{command: "cat > ./hooks/missing.sh; FOO=1 exec nothere $HOME", path: fakePath("cat"),
+			want: []string{"not-in-path|nothere is not in PATH|install nothere (or put it in PATH)"}},
+		{command: "cd hooks && ./ok.sh", path: fakePath()}, // relative to a folder the shell changed to: not guessed at
+		{command: "$HOME/bin/x || echo fallback; test -x y", path: fakePath()},
+		{command: "./hooks/ok.sh «é» && nothere", path: fakePath(),
+			want: []string{"not-in-path|nothere is not in PATH|install nothere (or put it in PATH)"}},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			h := &Hook{Name: "h", Pos: filepath.Join(dir, FileName) + ":3", Command: tc.command, Dir: dir}
+			var got []string
+			for _, p := range h.Check(dir, tc.path) {
+				require.Equal(t, ".openhook.json:3", p.Pos)
+				require.Equal(t, "h", p.Hook)
+				got = append(got, p.Kind+"|"+p.Msg+"|"+p.Fix)
+			}
+			require.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// Relative to the folder the user is in; outside it, absolute.
+func TestCheckDisplay(t *testing.T) {
+	dir := t.TempDir()
+	h := &Hook{Name: "h", Pos: filepath.Join(dir, FileName) + ":1", Command: "./hooks/x.sh", Dir: dir}
+	ps := h.Check(filepath.Join(dir, "sub"), fakePath())
+	require.Len(t, ps, 1)
+	require.Equal(t, filepath.Join(dir, "hooks/x.sh")+" does not exist", ps[0].Msg)
+	require.Equal(t, filepath.Join(dir, FileName)+":1: hook \"h\": "+ps[0].Msg+"; fix: create "+filepath.Join(dir, "hooks/x.sh"), ps[0].String())
+}
+
+// A working folder that is not there stops everything else.
+func TestCheckMissingCwd(t *testing.T) {
+	dir := t.TempDir()
+	h := &Hook{Name: "h", Pos: "x:1", Command: "./x.sh", Dir: filepath.Join(dir, "nope")}
+	ps := h.Check(dir, fakePath())
+	require.Len(t, ps, 1)
+	require.Equal(t, BadDir, ps[0].Kind)
+	require.Equal(t, "create nope or change the handler's cwd", ps[0].Fix)
+}
+
+// The file's check lists a problem several hooks share once, and parses
+// real configs (cwd, platform commands).
+func TestFileCheck(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, FileName)
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"spec": "hooks/0.1", "hooks": [
+  {"event": "before_tool_execute", "handler": {"type": "command", "command": "jq .a"}},
+  {"event": "after_tool_execute", "handler": {"type": "command", "command": "jq .b"}},
+  {"event": "session_start", "handler": {"type": "command", "command": "./run.sh", "cwd": "tools"}}
+]}`), 0o644))
+	f, err := Load(cfg)
+	require.NoError(t, err)
+	ps := f.Check(dir, fakePath())
+	var msgs []string
+	for _, p := range ps {
+		msgs = append(msgs, p.Msg)
+	}
+	require.Equal(t, []string{"jq is not in PATH", "its working folder tools does not exist"}, msgs)
+}
+
+// The runner starts a command the way Argv splits it: the same lines need
+// a shell, the same words reach the program.
+func TestArgv(t *testing.T) {
+	for line, want := range map[string][]string{
+		"./hooks/x.sh":            {"./hooks/x.sh"},
+		`python3 "my hook.py" -v`: {"python3", "my hook.py", "-v"},
+		"a | b":                   nil,
+		"echo $HOME":              nil,
+		"FOO=1 x":                 nil,
+		"":                        nil,
+	} {
+		got, ok := Argv(line)
+		require.Equal(t, want != nil, ok, line)
+		require.Equal(t, want, got, line)
+	}
+}
+
+// The real PATH lookup is the default.
+func TestCheckDefaultLookPath(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh in PATH")
+	}
+	h := &Hook{Name: "h", Pos: "x:1", Command: "sh -c true", Dir: t.TempDir()}
+	require.Empty(t, h.Check("", nil))
+	h.Command = "hookshim-no-such-program-" + strings.Repeat("x", 8)
+	ps := h.Check("", nil)
+	require.Len(t, ps, 1)
+	require.Equal(t, NotInPath, ps[0].Kind)
+}
