@@ -40,8 +40,8 @@ well. Exits 1 when something is wrong, 0 otherwise.
   --json      print a JSON document instead (for scripts)
 `
 
-// report is what doctor found; --json prints it as it is.
-type report struct {
+// doctorReport is what doctor found; --json prints it as it is.
+type doctorReport struct {
 	OK            bool            `json:"ok"`
 	Version       string          `json:"version"`
 	Bin           string          `json:"bin"`
@@ -77,7 +77,7 @@ type doctorProblem struct {
 	Fix      string `json:"fix"`
 }
 
-func (r *report) problem(p doctorProblem) { r.Problems = append(r.Problems, p) }
+func (r *doctorReport) problem(p doctorProblem) { r.Problems = append(r.Problems, p) }
 
 func cmdDoctor(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
@@ -107,7 +107,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer, getenv func(string) stri
 		return 1
 	}
 	cwd, _ := os.Getwd()
-	r := &report{Version: version(), Bin: env.Bin, Project: env.Project, Registrations: []registration{}, Configs: []configReport{}, Problems: []doctorProblem{}}
+	r := &doctorReport{Version: version(), Bin: env.Bin, Project: env.Project, Registrations: []registration{}, Configs: []configReport{}, Problems: []doctorProblem{}}
 	checkBin(r, env)
 	checkRegistrations(r, env, getenv)
 	start := cwd
@@ -175,7 +175,7 @@ func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error)
 
 // checkBin checks the hookshim registrations should run: it exists, can
 // run, and is this version.
-func checkBin(r *report, env install.Env) {
+func checkBin(r *doctorReport, env install.Env) {
 	if !filepath.IsAbs(env.Bin) {
 		// Found in each tool's PATH: this shell's is the best guess.
 		if _, err := exec.LookPath(env.Bin); err != nil {
@@ -223,7 +223,7 @@ var benign = []string{"not registered for ", "registered for events install no l
 // checkRegistrations reads every tool's project and user registrations
 // the way `hookshim status` does, and when each registered tool last
 // called hookshim.
-func checkRegistrations(r *report, env install.Env, getenv func(string) string) {
+func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) string) {
 	stamps, err := seen.All(seen.Dir(getenv))
 	if err != nil {
 		r.problem(doctorProblem{Area: "calls", Message: "cannot read the last-call stamps: " + oneLine(err.Error()),
@@ -297,7 +297,9 @@ func checkRegistrations(r *report, env install.Env, getenv func(string) string) 
 			if rg.LastCall == nil {
 				fix := "start a new " + p.Name + " session (a running one may not reload its hooks) and use it once"
 				for _, n := range p.Install.Notes {
-					fix += "; " + n
+					if n.Scope == "" || n.Scope == t.Scope {
+						fix += "; " + n.Text
+					}
 				}
 				r.problem(doctorProblem{Area: "calls", Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): registered in %s, but %s never called hookshim", p.ID, t.Scope, where, p.Name), Fix: fix})
@@ -361,7 +363,7 @@ func scopeArg(t provider.Target) string {
 
 // checkConfigs finds the configs in force as `hookshim run` does from
 // start, their trust state, and checks every handler.
-func checkConfigs(r *report, getenv func(string) string, start, cwd string) {
+func checkConfigs(r *doctorReport, getenv func(string) string, start, cwd string) {
 	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{start}})
 	if err != nil {
 		r.problem(doctorProblem{Area: "config", Message: oneLine(err.Error()), Fix: "fix the config (docs/config.md); until then every call answers as on_error says"})
@@ -429,7 +431,7 @@ func displayPath(dir, p string) string {
 	return rel
 }
 
-func printReport(w io.Writer, r *report, env install.Env) {
+func printReport(w io.Writer, r *doctorReport, env install.Env) {
 	if !r.OK {
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)

@@ -34,11 +34,11 @@ func TestDoctorJSONLastCalls(t *testing.T) {
 	var out, errOut bytes.Buffer
 	require.Equal(t, 0, Main([]string{"install", "--provider", "codex", "--bin", bin}, nil, &out, &errOut, getenv), errOut.String())
 
-	run := func() (report, int) {
+	run := func() (doctorReport, int) {
 		out.Reset()
 		errOut.Reset()
 		code := Main([]string{"doctor", "--bin", bin, "--json"}, nil, &out, &errOut, getenv)
-		var r report
+		var r doctorReport
 		require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
 		return r, code
 	}
@@ -83,7 +83,7 @@ func TestDoctorBinInPath(t *testing.T) {
 		t.Skip("the fake hookshim is a shell script")
 	}
 	t.Setenv("PATH", t.TempDir())
-	r := &report{}
+	r := &doctorReport{}
 	checkBin(r, install.Env{Bin: "hookshim"})
 	require.Len(t, r.Problems, 1)
 	require.Equal(t, "hookshim is not in PATH here: a tool started from this shell cannot run it", r.Problems[0].Message)
@@ -91,7 +91,7 @@ func TestDoctorBinInPath(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "hookshim"), []byte("#!/bin/sh\necho hookshim "+version()+"\n"), 0o755))
 	t.Setenv("PATH", dir)
-	r = &report{}
+	r = &doctorReport{}
 	checkBin(r, install.Env{Bin: "hookshim"})
 	require.Empty(t, r.Problems)
 }
