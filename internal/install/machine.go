@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/hookshim/hookshim/internal/toml"
 	"github.com/tidwall/gjson"
 )
 
@@ -138,7 +137,7 @@ func Disabled(env Env, p *provider.Provider) []string {
 		var v any
 		var ok bool
 		if strings.HasSuffix(path, ".toml") {
-			m, err := toml.Parse(text)
+			m, err := parseTOML(text)
 			if err != nil {
 				continue
 			}
