@@ -17,14 +17,28 @@ import (
 // replaces and removes only its own [[hooks]] tables. go-toml checks the
 // file before and after every edit, and reads the tables hookshim looks
 // at; it reads TOML 1.1 (newlines, comments and a trailing comma in
-// inline tables), which the tools whose files these are read too.
+// inline tables), as Codex's and Kimi Code's own parsers do.
 //
 // A file go-toml refuses is never edited: the error names its line, and
 // the file stays as it was. That includes the few TOML 1.1 documents
-// go-toml departs from (a leap second, 23:59:60).
+// go-toml departs from (a leap second, 23:59:60). A [[hooks]] table runs
+// from its header to the next line that starts with "[": a table with a
+// value over lines that start so is cut short, fails to parse, and the
+// file is refused the same way (Kimi Code's hooks have four one-line
+// keys).
 
-// parseTOML decodes a document, or says where it stops being TOML, as
-// "line L, column C: message".
+// tomlError is where a document stops being TOML.
+type tomlError struct {
+	line, col int
+	msg       string
+}
+
+func (e *tomlError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg)
+}
+
+// parseTOML decodes a document, or says where it stops being TOML (a
+// *tomlError).
 func parseTOML(s string) (map[string]any, error) {
 	// A byte order mark may start a UTF-8 document (TOML asks only for
 	// valid UTF-8) but go-toml refuses one: it reads what follows. The
@@ -35,7 +49,7 @@ func parseTOML(s string) (map[string]any, error) {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			line, col := de.Position()
-			return nil, fmt.Errorf("line %d, column %d: %s", line, col, strings.TrimPrefix(de.Error(), "toml: "))
+			return nil, &tomlError{line, col, strings.TrimPrefix(de.Error(), "toml: ")}
 		}
 		return nil, err
 	}
@@ -139,7 +153,11 @@ func (e *tomlEditor) items() ([]item, error) {
 		body := strings.Join(lines[b.first+1:b.last+1], "")
 		m, err := parseTOML(body)
 		if err != nil {
-			return nil, fmt.Errorf("a [[hooks]] table at line %d: %v", b.first+1, err)
+			var te *tomlError
+			if errors.As(err, &te) {
+				te.line += b.first + 1 // the body starts after the header
+			}
+			return nil, fmt.Errorf("the [[hooks]] table at line %d: %v", b.first+1, err)
 		}
 		raw, _ := json.Marshal(m)
 		it := item{raw: string(raw), loc: b}

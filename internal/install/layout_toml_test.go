@@ -116,7 +116,7 @@ func TestTOMLGivesBackBytes(t *testing.T) {
 	}
 }
 
-// TestTOMLRefused: a file go-toml will not read is never edited, on
+// TestTOMLRefused: a file hookshim cannot read is never edited, on
 // install or uninstall, and the message names the line. 23:59:60 is valid
 // TOML 1.1 (a leap second, from RFC 3339) that go-toml refuses; the
 // second file is not TOML at all.
@@ -124,13 +124,16 @@ func TestTOMLRefused(t *testing.T) {
 	for _, c := range []struct{ doc, line string }{
 		{"# my settings\n[schedule]\nat = 2016-12-31T23:59:60Z\n", "line 3, column "},
 		{"[[hooks]]\nevent = \"Stop\"\ncommand = \"/opt/hookshim/bin/hookshim run --provider kimi-code\"\nevent = \"Stop\"\n", "line 4, column 1: "},
+		// Valid TOML, but a line of the table starts with "[": hookshim
+		// cannot tell where the table ends.
+		{"[[hooks]]\nevent = \"Stop\"\ncommand = \"say done\"\nenv = [\n  [\"A\", \"1\"],\n]\n", "the [[hooks]] table at line 1: line 4, column "},
 	} {
 		env, p, tg, path := kimiTarget(t, c.doc)
 		for _, events := range [][]string{{"Stop"}, nil} {
 			_, _, err := Plan(env, p, tg, events)
 			var u *UnreadableError
 			require.True(t, errors.As(err, &u), "got %v", err)
-			require.Contains(t, err.Error(), "is not valid TOML hookshim can edit: "+c.line)
+			require.Contains(t, err.Error(), "is not valid TOML hookshim can edit: "+c.line, c.doc)
 			require.Equal(t, c.doc, readString(t, path))
 		}
 	}
