@@ -33,7 +33,6 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	$(GO) test . -run '^$$' -fuzz '^FuzzRespond$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/digest -run '^$$' -fuzz '^FuzzMatchesStandardLibrary$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/wire -run '^$$' -fuzz '^FuzzIndex$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/toml -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 simulate: build ## run the embedded demo
 	./$(BIN) simulate

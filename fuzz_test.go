@@ -44,6 +44,7 @@ func FuzzDetectNormalize(f *testing.F) {
 		_ = det.Explain()
 		for _, pr := range provider.All {
 			native := pr.EventName(p)
+			_, _, _ = pr.InferEvent(p) // a call without --event
 			for i := range pr.Events {
 				spec := &pr.Events[i]
 				if native != "" && native != spec.Native {

@@ -121,7 +121,13 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 	require.Equal(t, s.Provider.ID, det.Provider.ID, "detected as another provider:\n%s", det.Explain())
 	native := s.Provider.EventName(p)
 	if native == "" {
-		native = s.Event
+		// A nameless payload: what `hookshim run` without --event infers,
+		// else the event it is registered for.
+		if n, _, err := s.Provider.InferEvent(p); err == nil {
+			native = n
+		} else {
+			native = s.Event
+		}
 	}
 	require.Equal(t, s.Event, native, "the payload's event does not match the file name")
 	spec := s.Provider.Spec(native)

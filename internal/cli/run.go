@@ -174,10 +174,15 @@ func (c *hookCall) answer(raw []byte, readErr error) provider.Answer {
 	} else if c.flags.event != "" && c.flags.event != native {
 		c.trace.notes = append(c.trace.notes, fmt.Sprintf("payload says event %q, --event said %q: the payload wins", native, c.flags.event))
 	}
-	c.trace.native = native
 	if native == "" {
-		return c.fail(fmt.Sprintf("%s sent no event name; register hookshim with --event NAME", c.pr.Name))
+		n, note, err := c.pr.InferEvent(p)
+		if err != nil {
+			return c.fail(err.Error())
+		}
+		native = n
+		c.trace.notes = append(c.trace.notes, note)
 	}
+	c.trace.native = native
 	c.spec = c.pr.Spec(native)
 	if c.spec == nil {
 		c.trace.problems = append(c.trace.problems, fmt.Sprintf("%s event %q is unknown to hookshim; answering no opinion", c.pr.Name, native))

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/hookshim/hookshim/internal/toml"
 	"github.com/mattn/go-shellwords"
 	"github.com/tidwall/gjson"
 )
@@ -268,7 +267,7 @@ func Disabled(env Env, p *provider.Provider) []string {
 		var v any
 		var ok bool
 		if strings.HasSuffix(path, ".toml") {
-			m, err := toml.Parse(text)
+			m, err := parseTOML(text)
 			if err != nil {
 				continue
 			}

@@ -102,8 +102,20 @@ var Amplifier = &Provider{
 		{"PermissionRequest", event.PermissionRequest, 0},
 		{"Notification", event.Notification, 0},
 	},
-	// The payload never names its event: --event must.
+	// The payload never names its event: install writes --event. Without
+	// it, the shapes translator.py builds name four events; Stop,
+	// PreCompact, PermissionRequest, Notification and SessionEnd pass
+	// Amplifier's data through ({session_id, parent_id, ...}) and only
+	// --event tells them apart. Tool and prompt payloads never carry
+	// session_id or parent_id; every passed-through payload has both (the
+	// registry's default fields, amplifier-core session.rs).
 	EventName: func(Payload) string { return "" },
+	Shapes: []Shape{
+		{Event: "PreToolUse", Has: []string{"tool_name", "tool_input"}, Not: []string{"tool_result", "session_id", "parent_id"}},
+		{Event: "PostToolUse", Has: []string{"tool_name", "tool_input", "tool_result"}, Not: []string{"session_id", "parent_id"}},
+		{Event: "UserPromptSubmit", Has: []string{"prompt"}, Not: []string{"tool_name", "session_id", "parent_id"}},
+		{Event: "SessionStart", Has: []string{"session_id", "trigger"}, Not: []string{"parent_id"}},
+	},
 	Fields: Fields{
 		SessionID:  "session_id",
 		ToolName:   "tool_name",

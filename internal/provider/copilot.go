@@ -122,6 +122,27 @@ var Copilot = &Provider{
 		{"Notification", event.Notification, CanContext},
 	},
 	EventName: copilotEventName,
+	// The camelCase payloads' own keys, from the hooks reference's field
+	// table and the recordings (1.0.102): for a hook written without
+	// --event. The PascalCase format always names its event.
+	Shapes: []Shape{
+		{Event: "preToolUse", Has: []string{"toolName", "toolArgs"}, Not: []string{"toolResult", "error"}},
+		{Event: "postToolUse", Has: []string{"toolName", "toolResult"}},
+		{Event: "postToolUseFailure", Has: []string{"toolName", "error"}, Not: []string{"toolResult"}},
+		{Event: "permissionRequest", Has: []string{"toolName", "toolInput"}, Not: []string{"toolArgs"}},
+		{Event: "userPromptSubmitted", Has: []string{"prompt"}, Not: []string{"transformedPrompt"}},
+		{Event: "userPromptTransformed", Has: []string{"prompt", "transformedPrompt"}},
+		{Event: "sessionStart", Has: []string{"source"}},
+		{Event: "sessionEnd", Has: []string{"reason"}},
+		{Event: "agentStop", Has: []string{"stopReason"}, Not: []string{"agentId", "agent_id"}},
+		{Event: "subagentStart", Has: []string{"agentId"}, Not: []string{"stopReason", "prompt"}},
+		// What a PascalCase SubagentStart registration receives (measured).
+		{Event: "SubagentStart", Has: []string{"agent_id"}, Not: []string{"stopReason", "stop_reason", "prompt"}},
+		{Event: "subagentStop", Has: []string{"agentId", "stopReason"}},
+		{Event: "errorOccurred", Has: []string{"errorContext"}},
+		{Event: "preCompact", Has: []string{"trigger"}},
+		{Event: "notification", Has: []string{"notification_type"}},
+	},
 	// camelCase paths; adjustCopilot reads the PascalCase registrations'
 	// snake_case fields.
 	Fields: Fields{

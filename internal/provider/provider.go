@@ -33,8 +33,14 @@ type Provider struct {
 	Events []Spec
 
 	// EventName reads the native event name from a payload; "" when the
-	// payload does not carry one (then --event must name it).
+	// payload does not carry one (then --event names it, or else one of
+	// Shapes).
 	EventName func(p Payload) string
+
+	// Shapes name the event of a payload that carries none, for a call
+	// without --event (see shape.go); only a payload that fits exactly one
+	// is named.
+	Shapes []Shape
 
 	// Fields says where the common fields are in the payload.
 	Fields Fields
