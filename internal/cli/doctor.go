@@ -169,6 +169,11 @@ func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error)
 		env.Bin = b
 	} else if abs, err := filepath.Abs(bin); err == nil && strings.ContainsRune(bin, filepath.Separator) {
 		env.Bin = abs
+		// As install writes it: a binary inside the project is named
+		// relative to it in project files.
+		if rel, ok := env.ProjectRel(abs); ok {
+			env.ProjectBin = rel
+		}
 	}
 	return env, nil
 }
@@ -250,6 +255,14 @@ func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) st
 			}
 			where := env.Display(path)
 			_, reg, err := install.Plan(env, p, t, events)
+			if pbe := (*install.ProjectBinError)(nil); errors.As(err, &pbe) {
+				// This tool's project entries cannot name a binary inside
+				// the project: install writes them to run hookshim from
+				// PATH, so judge them against that.
+				pathEnv := env
+				pathEnv.ProjectBin = ""
+				_, reg, err = install.Plan(pathEnv, p, t, events)
+			}
 			if err != nil {
 				var unreadable *install.UnreadableError
 				state, fix := "error", reinstall
