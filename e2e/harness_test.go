@@ -31,6 +31,8 @@ const (
 	tokDeny      = "HSE2E_DENY_REASON_Q7"
 	tokAsk       = "HSE2E_ASK_REASON_K4"
 	tokCtxPrefix = "HSE2E_CTX_"
+	tokStop      = "HSE2E_STOP_REASON_P2"
+	tokIgnore    = "HSE2E_IGNORED_N6"
 )
 
 // runDir is one client run's throwaway world.
@@ -290,6 +292,19 @@ func (res *result) reached(text string, after int) bool {
 		}
 	}
 	return false
+}
+
+// toolResult is the content of the first tool message the model received
+// (Chat Completions), or "".
+func (res *result) toolResult() string {
+	for _, q := range res.requests {
+		for _, m := range gjson.GetBytes(q.Body, "messages").Array() {
+			if m.Get("role").Str == "tool" {
+				return m.Get("content").String()
+			}
+		}
+	}
+	return ""
 }
 
 // callsFor returns hookshim's calls for a canonical event.
