@@ -342,21 +342,19 @@ func (res *result) dump() string {
 		if body == "" {
 			body = q.Raw
 		}
-		fmt.Fprintf(&b, "---- request #%d body (tail):\n%s\n", q.Seq, clipHead(body, 6<<10))
+		fmt.Fprintf(&b, "---- request #%d body (tail):\n%s\n", q.Seq, clip(body, 6<<10))
 	}
 	return b.String()
 }
 
-// clip keeps the end of long text (where a client's error is).
+// clip keeps the end of long text: where a client's error is, and a
+// request's latest messages.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return fmt.Sprintf("[… %d bytes cut …]\n%s", len(s)-n, s[len(s)-n:])
 }
-
-// clipHead keeps the end of a request body: the latest messages are last.
-func clipHead(s string, n int) string { return clip(s, n) }
 
 // installPinned installs the pinned version of a client (or of the node a
 // client runs on) into .e2e/<name>/<version>, once, and returns the path of
