@@ -31,6 +31,8 @@ const (
 	tokDeny      = "HSE2E_DENY_REASON_Q7"
 	tokAsk       = "HSE2E_ASK_REASON_K4"
 	tokCtxPrefix = "HSE2E_CTX_"
+	tokStop      = "HSE2E_STOP_REASON_P2"
+	tokIgnore    = "HSE2E_IGNORED_N6"
 )
 
 // runDir is one client run's throwaway world.
@@ -292,6 +294,19 @@ func (res *result) reached(text string, after int) bool {
 	return false
 }
 
+// toolResult is the content of the first tool message the model received
+// (Chat Completions), or "".
+func (res *result) toolResult() string {
+	for _, q := range res.requests {
+		for _, m := range gjson.GetBytes(q.Body, "messages").Array() {
+			if m.Get("role").Str == "tool" {
+				return m.Get("content").String()
+			}
+		}
+	}
+	return ""
+}
+
 // callsFor returns hookshim's calls for a canonical event.
 func (res *result) callsFor(ev string) []call {
 	var out []call
@@ -327,21 +342,19 @@ func (res *result) dump() string {
 		if body == "" {
 			body = q.Raw
 		}
-		fmt.Fprintf(&b, "---- request #%d body (tail):\n%s\n", q.Seq, clipHead(body, 6<<10))
+		fmt.Fprintf(&b, "---- request #%d body (tail):\n%s\n", q.Seq, clip(body, 6<<10))
 	}
 	return b.String()
 }
 
-// clip keeps the end of long text (where a client's error is).
+// clip keeps the end of long text: where a client's error is, and a
+// request's latest messages.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return fmt.Sprintf("[… %d bytes cut …]\n%s", len(s)-n, s[len(s)-n:])
 }
-
-// clipHead keeps the end of a request body: the latest messages are last.
-func clipHead(s string, n int) string { return clip(s, n) }
 
 // installPinned installs the pinned version of a client (or of the node a
 // client runs on) into .e2e/<name>/<version>, once, and returns the path of

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +25,9 @@ type scenario struct {
 	raw string
 	// onError is the config's on_error.
 	onError string
-	check   func(t *testing.T, res *result, pr *provider.Provider)
+	// optional scenarios run only in the clients that name them (extra).
+	optional bool
+	check    func(t *testing.T, res *result, pr *provider.Provider)
 }
 
 // handler is an .openhook.json entry running e2ehelper with steps.
@@ -194,6 +198,71 @@ var scenarios = []scenario{
 			}
 		},
 	},
+	{
+		// A deny on the prompt stops it before any model request.
+		name:     "prompt-deny",
+		optional: true,
+		hooks: func(r *runDir) []obj {
+			return []obj{handler("closed", "before_prompt", 0, "stdout", fmt.Sprintf(`{"decision": "deny", "reason": %q}`, tokDeny))}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			if n := len(res.requests); n != 0 {
+				t.Errorf("the model was called %d times after a blocked prompt", n)
+			}
+		},
+	},
+	{
+		// An allow on the prompt with a message for the user, and context
+		// on a tool call that cannot carry it: nothing reaches the model.
+		name:     "prompt-allow",
+		optional: true,
+		hooks: func(r *runDir) []obj {
+			return []obj{
+				handler("allow-prompt", "before_prompt", 0, "stdout", fmt.Sprintf(`{"decision": "allow", "system_message": %q}`, tokIgnore)),
+				handler("context-tool", "before_tool_execute", 0, "stdout", fmt.Sprintf(`{"context": %q}`, tokIgnore)),
+			}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			expectClean(t, res)
+			if res.reached(tokIgnore, 0) {
+				t.Errorf("an allowed prompt put text into the conversation")
+			}
+		},
+	},
+	{
+		// A deny when the agent stops: the reason reaches the model, which
+		// is called once more.
+		name:     "stop-deny",
+		optional: true,
+		hooks: func(r *runDir) []obj {
+			return []obj{handler("not-yet", "agent_stop", 0, "stdout", fmt.Sprintf(`{"decision": "deny", "reason": %q}`, tokStop))}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			if !res.reached(tokStop, 0) {
+				t.Errorf("the stop reason did not reach the model")
+			}
+		},
+	},
+	{
+		// hookshim registered, no policy but the recording handler: the run
+		// is what it would be without hookshim, and the client sends the
+		// events it always sends.
+		name:     "no-policy",
+		optional: true,
+		hooks:    func(r *runDir) []obj { return nil },
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			expectClean(t, res)
+			sent := map[string]bool{}
+			for _, c := range res.calls {
+				sent[c.NativeEvent] = true
+			}
+			for _, ev := range res.r.c.fires {
+				if !sent[ev] {
+					t.Errorf("%s was not sent (sent: %v)", ev, sent)
+				}
+			}
+		},
+	},
 }
 
 // Canonical reports whether hookshim would run handlers for the call.
@@ -227,6 +296,14 @@ func preSpec(t *testing.T, res *result, pr *provider.Provider) *provider.Spec {
 		return nil
 	}
 	return pr.Spec(calls[0].NativeEvent)
+}
+
+// expectClean: the client finished its work and exited 0.
+func expectClean(t *testing.T, res *result) {
+	t.Helper()
+	if res.exit != 0 || !res.exists("marker.txt") {
+		t.Errorf("the run did not complete (exit %d, marker.txt %v)", res.exit, res.exists("marker.txt"))
+	}
 }
 
 func expectRan(t *testing.T, res *result, file string) {
@@ -268,8 +345,21 @@ func expectHandlerErrors(t *testing.T, res *result, n int) {
 	}
 }
 
-// testClient installs the client and runs every scenario in it.
+// testClient installs the client and runs in it every shared scenario and
+// its extra ones.
 func testClient(t *testing.T, c *client) {
+	var runs []scenario
+	for _, sc := range scenarios {
+		if !sc.optional || slices.Contains(c.extra, sc.name) {
+			runs = append(runs, sc)
+		}
+	}
+	// A misspelt name would drop checks silently.
+	for _, name := range append(slices.Collect(maps.Keys(c.expect)), c.extra...) {
+		if !slices.ContainsFunc(runs, func(sc scenario) bool { return sc.name == name }) {
+			t.Fatalf("the %s client names scenario %q, which it does not run", c.name, name)
+		}
+	}
 	bin, err := installPinned(c.name)
 	if err != nil {
 		skipOrFail(t, err)
@@ -290,7 +380,7 @@ func testClient(t *testing.T, c *client) {
 	var mu sync.Mutex
 	var seen []payload
 	t.Run("scenarios", func(t *testing.T) {
-		for _, sc := range scenarios {
+		for _, sc := range runs {
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
 				got := runScenario(t, c, sc, pr, bin, node)
@@ -362,6 +452,9 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	timings.add(c.name, sc.name, res)
 	checkCalls(t, res, pr)
 	sc.check(t, res, pr)
+	if expect := c.expect[sc.name]; expect != nil {
+		expect(t, res)
+	}
 	if t.Failed() {
 		t.Log("\n" + res.dump())
 		t.Logf("run folder kept: %s", r.root)

@@ -65,7 +65,6 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []Request
-	calls    int
 	closed   chan struct{}
 	once     sync.Once
 }
@@ -136,30 +135,6 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// ToolCalls is how many times the model asked for the shell.
-func (s *Server) ToolCalls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls
-}
-
-// Transcript renders the requests for a failure message: one line per
-// request, then each body.
-func (s *Server) Transcript() string {
-	var b strings.Builder
-	for _, r := range s.Requests() {
-		fmt.Fprintf(&b, "#%d %s %s (%s) -> %s\n", r.Seq, r.Method, r.Path, r.Protocol, r.Answer)
-	}
-	for _, r := range s.Requests() {
-		body := string(r.Body)
-		if body == "" {
-			body = r.Raw
-		}
-		fmt.Fprintf(&b, "--- request #%d body:\n%s\n", r.Seq, body)
-	}
-	return b.String()
-}
-
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
@@ -211,9 +186,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) record(rec *Request) {
 	s.mu.Lock()
 	rec.Seq = len(s.requests) + 1
-	if rec.Answer == "tool_call" {
-		s.calls++
-	}
 	s.requests = append(s.requests, *rec)
 	f := s.logFile
 	s.mu.Unlock()

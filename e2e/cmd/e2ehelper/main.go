@@ -5,9 +5,6 @@
 //	                                 run the mock model alone, for debugging a client
 //	e2ehelper bump FILE              move every pin of versions.json FILE to the newest
 //	                                 version npm has (within "range" where one is set)
-//	e2ehelper install FILE CACHE NAME
-//	                                 install pin NAME of FILE into CACHE (once) and print
-//	                                 the path of its executable
 //
 // Handler steps run in order, after the envelope has been read from stdin:
 //
@@ -26,7 +23,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -48,8 +44,6 @@ func main() {
 		os.Exit(mock(os.Args[2:]))
 	case "bump":
 		os.Exit(bump(os.Args[2:]))
-	case "install":
-		os.Exit(install(os.Args[2:]))
 	}
 	fmt.Fprintf(os.Stderr, "e2ehelper: unknown command %q\n", os.Args[1])
 	os.Exit(2)
@@ -187,36 +181,5 @@ func bump(args []string) int {
 	if failed {
 		return 1
 	}
-	return 0
-}
-
-// install installs one pinned package into the cache folder and prints the
-// path of its executable.
-func install(args []string) int {
-	if len(args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: e2ehelper install e2e/versions.json CACHE NAME")
-		return 2
-	}
-	all, err := pins.Read(args[0])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	p, ok := all[args[2]]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "%s is not pinned in %s\n", args[2], args[0])
-		return 1
-	}
-	dir, err := pins.Install(args[1], args[2], p)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	bin, err := filepath.Abs(pins.BinPath(dir, p))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Println(bin)
 	return 0
 }
