@@ -83,7 +83,9 @@ func (r *runDir) write(path, content string) error {
 // credential, config folder or proxy of the machine running the tests
 // reaches a client, and nothing points anywhere but the mock.
 func (r *runDir) env() []string {
-	path := filepath.Dir(r.node) + ":/usr/local/bin:/usr/bin:/bin"
+	// hookshim first: project-scope registrations run it from PATH, as on
+	// a teammate's machine.
+	path := filepath.Dir(hookshimBin) + ":" + filepath.Dir(r.node) + ":/usr/local/bin:/usr/bin:/bin"
 	env := []string{
 		"HOME=" + r.home,
 		"USER=e2e",

@@ -23,7 +23,7 @@ import (
 // `hookshim run --provider opencode` and applies the answer. The bridge's
 // payload is this provider's native payload and its answer format is this
 // provider's dialect. Verified against OpenCode 1.18.33 run here
-// (e2e/opencode; testdata/payloads/opencode/README.md) and the
+// (the opencode entry of e2e/clients_test.go; testdata/payloads/opencode/README.md) and the
 // @opencode-ai/plugin 1.18.33 typings.
 //
 // Payload (stdin, one JSON object):

@@ -62,7 +62,7 @@ func TestOpenCodeOpsKnownToPlugin(t *testing.T) {
 
 // TestOpenCodePluginBehaviour runs the plugin in Node.js with a fake OpenCode
 // and fake hookshim commands (testdata/opencode_plugin_check.mjs). OpenCode
-// itself runs plugins in Bun; e2e/opencode checks the plugin there.
+// itself runs plugins in Bun; the opencode entry of e2e/clients_test.go checks the plugin there.
 func TestOpenCodePluginBehaviour(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
