@@ -6,10 +6,12 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/stack"
 )
 
@@ -300,6 +302,23 @@ func commandUsage(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// noConfigNotice tells someone who runs 'hookshim run' by hand that no
+// config was found, so the call was allowed: one warning and one hint on
+// stderr, only when stderr is a terminal. A tool never gives its hooks a
+// terminal for stderr (it reads what they print), so hook calls never see
+// it; stdin is no guide, as a payload typed by hand is usually piped in or
+// redirected from a file. searched lists where configs were looked for.
+// It reports whether it printed.
+func noConfigNotice(stderr io.Writer, searched []string) bool {
+	f, ok := stderr.(*os.File)
+	if !ok || !isTerminal(f) {
+		return false
+	}
+	warningf(stderr, "no config found (searched: %s): hookshim allows every call", strings.Join(searched, ", "))
+	hintf(stderr, "write a %s (README.md, \"Configure\"), or run 'hookshim simulate' to see the example policy", config.FileName)
+	return true
 }
 
 // Messages, in one place and one style: lowercase, specific, no trailing
