@@ -284,10 +284,11 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 	fmt.Fprintln(tw, "TOOL\tNATIVE EVENT\tCALL\tPOLICY\tEXIT\tANSWER (stdout, [stderr], (what the tool cannot express))")
 	input := []byte(`{"command":` + string(wire.Quote(exampleCommand)) + `}`)
 	failed := false
+	samples := hookshim.Samples()
 	for _, pr := range provider.All {
 		shown := pr.ID
 		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
-			s := representative(pr, kind, getenv)
+			s := representative(samples, pr, kind, getenv)
 			if s == nil {
 				errorf(stderr, "%s has no sample payload for %s", pr.ID, kind)
 				failed = true
@@ -335,7 +336,7 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 // that can express what the example policy answers (a denial, context)
 // before one that cannot (then the table shows the degradation); the
 // tool's own order of events; the plain <Event>.json before its variants.
-func representative(pr *provider.Provider, kind event.Name, getenv func(string) string) *hookshim.Sample {
+func representative(samples []hookshim.Sample, pr *provider.Provider, kind event.Name, getenv func(string) string) *hookshim.Sample {
 	want := provider.CanDeny
 	if kind == event.BeforePrompt {
 		want = provider.CanContext
@@ -347,7 +348,6 @@ func representative(pr *provider.Provider, kind event.Name, getenv func(string) 
 	}
 	var cands []candidate
 	notShellOnly := map[string]bool{} // native events with samples about other tools
-	samples := hookshim.Samples()
 	for i := range samples {
 		s := &samples[i]
 		spec := pr.Spec(s.Event)
