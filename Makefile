@@ -7,10 +7,12 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump bench bench-smoke
+.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump bench bench-smoke dist
 
+# Every target line with a "## " comment is listed; a target name may hold
+# digits (e2e), dots and dashes.
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## build bin/hookshim
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hookshim
@@ -52,5 +54,17 @@ bench-smoke: ## short benchmark for CI: fails only on an order-of-magnitude regr
 	$(GO) test -run '^$$' -bench . -benchtime 1x -short $(BENCH_PKGS)
 	bash bench/run.sh smoke
 
+# The platforms of a release: what people drop into their dotfiles.
+DIST_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+dist: ## cross-compile release binaries for DIST_PLATFORMS into dist/, with dist/SHA256SUMS
+	rm -rf dist && mkdir -p dist
+	@set -e; for p in $(DIST_PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		out=dist/hookshim-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
+		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim; \
+	done
+	cd dist && sha256sum hookshim-* > SHA256SUMS
+
 clean: ## remove build output
-	rm -rf bin
+	rm -rf bin dist

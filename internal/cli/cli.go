@@ -6,37 +6,129 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/stack"
 )
 
-// Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3);
-// otherwise it comes from the module's build info.
+// Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3,
+// as make build and make dist do); otherwise it comes from the module's
+// build info (go install github.com/hookshim/hookshim/cmd/hookshim@v1.2.3).
 var Version = ""
 
 func version() string {
-	if Version != "" {
-		return Version
+	bi, ok := debug.ReadBuildInfo()
+	return readBuild(bi, ok, Version).version
+}
+
+// build is what `hookshim version` reports.
+type build struct {
+	version  string // v1.2.3, a pseudo-version, or "devel"
+	commit   string // VCS revision, "" when unknown
+	modified bool   // built from a work tree with uncommitted changes
+	time     string // commit time, RFC 3339, "" when unknown
+	goVer    string // the Go release that built it
+}
+
+// readBuild reads the build info the Go toolchain stamps into every binary:
+// vcs.* settings when built inside a git work tree (go build, make build),
+// the module version when installed with go install …@version (then there
+// are no vcs.* settings, but a pseudo-version ends in the commit). A
+// version set at link time overrides the module version.
+func readBuild(bi *debug.BuildInfo, ok bool, override string) build {
+	b := build{version: override, goVer: runtime.Version()}
+	if !ok || bi == nil {
+		if b.version == "" {
+			b.version = "devel"
+		}
+		return b
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if bi.GoVersion != "" {
+		b.goVer = bi.GoVersion
 	}
-	return "devel"
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.commit = s.Value
+		case "vcs.modified":
+			b.modified = s.Value == "true"
+		case "vcs.time":
+			b.time = s.Value
+		}
+	}
+	mv := bi.Main.Version
+	if mv == "(devel)" {
+		mv = ""
+	}
+	if b.commit == "" {
+		b.commit = pseudoCommit(mv)
+	}
+	if b.version == "" {
+		b.version = mv
+	}
+	if b.version == "" {
+		b.version = "devel"
+	}
+	return b
+}
+
+// pseudoCommit is the commit a pseudo-version names
+// (v0.0.0-20261124081502-0123456789ab): its last part, 12 hex digits.
+func pseudoCommit(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	i := strings.LastIndexByte(v, '-')
+	if i < 0 || len(v)-i-1 != 12 {
+		return ""
+	}
+	for _, c := range v[i+1:] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return ""
+		}
+	}
+	return v[i+1:]
+}
+
+func cmdVersion(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
+	if len(args) > 0 {
+		errorf(stderr, "version takes no arguments")
+		return 2
+	}
+	bi, ok := debug.ReadBuildInfo()
+	b := readBuild(bi, ok, Version)
+	fmt.Fprintf(stdout, "hookshim %s\n", b.version)
+	commit := b.commit
+	if commit == "" {
+		commit = "unknown"
+	}
+	if b.modified {
+		commit += " (modified)"
+	}
+	fmt.Fprintf(stdout, "  commit: %s\n", commit)
+	if b.time != "" {
+		fmt.Fprintf(stdout, "  date:   %s\n", b.time)
+	}
+	fmt.Fprintf(stdout, "  go:     %s %s/%s\n", b.goVer, runtime.GOOS, runtime.GOARCH)
+	return 0
 }
 
 const usage = `hookshim: one hook binary for every AI coding tool
 
 Usage:
-  hookshim run [--provider ID] [--event NAME] [--config FILE] [--explain]
+  hookshim run [--provider ID] [--event NAME] [--config FILE] [--explain] [--log FILE] [--timeout SECONDS]
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
-  hookshim simulate [--provider ID --event NAME [--tool-input JSON] [--config FILE]]
-      Without arguments: feed every tool's sample payloads through the real
-      pipeline with a built-in example policy and show each answer.
-      With --provider and --event: simulate one call against your config.
+  hookshim simulate [--all] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
+      Without arguments: for every tool, a destructive shell command and a
+      prompt through the real pipeline, with the built-in example policy
+      (deny the command, add context to the prompt), and each tool's answer.
+      --all: every embedded sample payload of every tool.
+      With --provider and --event: simulate one call against your config
+      (or the example policy when no config is found).
   hookshim allow [PATH]
       Allow the project's .openhook.json (and the scripts it runs) as it is
       now. Any later change needs a new allow.
@@ -59,9 +151,15 @@ Usage:
   hookshim doctor [--dir DIR] [--bin PATH] [--json]
       Check why a hook does not fire: registrations, last calls, the
       config and its allowance, every handler. Exits 1 on a problem.
-  hookshim providers [--events]
+  hookshim providers [--events] [--markdown]
       List the tools hookshim speaks to and their events.
+  hookshim example-policy deny-destructive|prompt-context
+      The built-in example handlers simulate runs: read an OpenHook
+      envelope on stdin and answer. A config may name them to try hookshim.
   hookshim version
+      Print the version, the commit and the Go release it was built with.
+  hookshim help [COMMAND]
+      Print this text, or one command's usage (also: COMMAND --help).
 
 Environment:
   HOOKSHIM_CONFIG   config file to use instead of discovery
@@ -78,8 +176,65 @@ Examples:
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
-Docs: README.md, docs/config.md, docs/providers.md
+Docs: README.md, docs/config.md, docs/providers.md, docs/troubleshooting.md
 `
+
+// command is one subcommand. Its usage is its block in the usage text
+// above, so that `hookshim help`, `hookshim X --help` and the docs never
+// disagree; a command added here without a usage block fails a test.
+type command struct {
+	name string
+	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int
+}
+
+// commands is the table Main dispatches on, in the order of the usage text.
+var commands = []command{
+	{"run", func(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		stack.Reserve() // now, while the stack is shallow and cheap to copy
+		return cmdRun(args, stdin, stdout, stderr, getenv)
+	}},
+	{"simulate", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdSimulate(args, stdout, stderr, getenv)
+	}},
+	{"allow", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdAllow(args, stdout, stderr, getenv)
+	}},
+	{"deny", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdDeny(args, stdout, stderr, getenv)
+	}},
+	{"trust", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdTrust(args, stdout, stderr, getenv)
+	}},
+	{"install", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdInstall(args, stdout, stderr, getenv)
+	}},
+	{"uninstall", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdUninstall(args, stdout, stderr, getenv)
+	}},
+	{"status", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdStatus(args, stdout, stderr, getenv)
+	}},
+	{"doctor", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+		return cmdDoctor(args, stdout, stderr, getenv)
+	}},
+	{"providers", func(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
+		return cmdProviders(args, stdout, stderr)
+	}},
+	{"example-policy", func(args []string, stdin io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
+		return cmdExamplePolicy(args, stdin, stdout, stderr)
+	}},
+	{"version", cmdVersion},
+	{"help", cmdHelp},
+}
+
+func lookup(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
 
 // Main runs hookshim and returns its exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -87,41 +242,89 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		stack.Reserve() // now, while the stack is shallow and cheap to copy
-		return cmdRun(rest, stdin, stdout, stderr, getenv)
-	case "simulate":
-		return cmdSimulate(rest, stdout, stderr, getenv)
-	case "providers":
-		return cmdProviders(rest, stdout, stderr)
-	case "install":
-		return cmdInstall(rest, stdout, stderr, getenv)
-	case "uninstall":
-		return cmdUninstall(rest, stdout, stderr, getenv)
-	case "status":
-		return cmdStatus(rest, stdout, stderr, getenv)
-	case "doctor":
-		return cmdDoctor(rest, stdout, stderr, getenv)
-	case "allow":
-		return cmdAllow(rest, stdout, stderr, getenv)
-	case "deny":
-		return cmdDeny(rest, stdout, stderr, getenv)
-	case "trust":
-		return cmdTrust(rest, stdout, stderr, getenv)
-	case "example-policy":
-		return cmdExamplePolicy(rest, stdin, stdout, stderr)
-	case "version", "--version", "-version":
-		fmt.Fprintf(stdout, "hookshim %s\n", version())
-		return 0
-	case "help", "-h", "--help", "-help":
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "--help", "-help":
+		name = "help"
+	case "--version", "-version":
+		name = "version"
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		errorf(stderr, "unknown command %q", name)
+		hintf(stderr, "run 'hookshim help' for the list of commands")
+		return 2
+	}
+	if name != "help" && helpAsked(rest) {
+		return cmdHelp([]string{name}, stdin, stdout, stderr, getenv)
+	}
+	return cmd.run(rest, stdin, stdout, stderr, getenv)
+}
+
+// helpAsked reports whether -h or --help is among a command's arguments
+// (before a "--"): every command answers it the same way, with its usage on
+// stdout and exit 0, whatever else is on the line.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+func cmdHelp(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
+	if len(args) == 0 {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	errorf(stderr, "unknown command %q", cmd)
-	hintf(stderr, "run 'hookshim help' for the list of commands")
-	return 2
+	u := commandUsage(args[0])
+	if u == "" {
+		errorf(stderr, "unknown command %q", args[0])
+		hintf(stderr, "run 'hookshim help' for the list of commands")
+		return 2
+	}
+	fmt.Fprintf(stdout, "Usage:\n%s\nRun 'hookshim help' for every command, the environment variables and examples.\n", u)
+	return 0
+}
+
+// commandUsage is a command's block of the usage text: its synopsis line
+// and the indented lines below it.
+func commandUsage(name string) string {
+	_, body, _ := strings.Cut(usage, "\nUsage:\n")
+	body, _, _ = strings.Cut(body, "\n\n")
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  hookshim "); ok {
+			first, _, _ := strings.Cut(rest, " ")
+			in = first == name
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// noConfigNotice tells someone who runs 'hookshim run' by hand that no
+// config was found, so the call was allowed: one warning and one hint on
+// stderr, only when stderr is a terminal. A tool never gives its hooks a
+// terminal for stderr (it reads what they print), so hook calls never see
+// it; stdin is no guide, as a payload typed by hand is usually piped in or
+// redirected from a file. searched lists where configs were looked for.
+// It reports whether it printed.
+func noConfigNotice(stderr io.Writer, searched []string) bool {
+	f, ok := stderr.(*os.File)
+	if !ok || !isTerminal(f) {
+		return false
+	}
+	warningf(stderr, "no config found (searched: %s): hookshim allows every call", strings.Join(searched, ", "))
+	hintf(stderr, "write a %s (README.md, \"Configure\"), or run 'hookshim simulate' to see the example policy", config.FileName)
+	return true
 }
 
 // Messages, in one place and one style: lowercase, specific, no trailing

@@ -7,14 +7,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -53,6 +58,7 @@ func quoteArg(s string) string {
 func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	all := fs.Bool("all", false, "every embedded sample payload of every tool, not one shell command and one prompt per tool")
 	prov := fs.String("provider", "", "provider id: simulate one call of this tool")
 	ev := fs.String("event", "", "native event of that call")
 	input := fs.String("tool-input", "", "tool input JSON object to put in the sample payload")
@@ -62,7 +68,10 @@ func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) st
 		return 2
 	}
 	if *prov == "" && *ev == "" && *payloadFile == "" {
-		return simulateAll(stdout, stderr, getenv)
+		if *all {
+			return simulateSamples(stdout, stderr, getenv)
+		}
+		return simulateMatrix(stdout, stderr, getenv)
 	}
 	if *prov == "" || (*ev == "" && *payloadFile == "") {
 		errorf(stderr, "simulate one call needs --provider and --event (or --payload)")
@@ -85,22 +94,74 @@ func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) st
 			return 2
 		}
 	}
-	c := &hookCall{
-		flags:   hookFlags{provider: pr.ID, event: *ev, config: *cfg},
-		getenv:  simEnv(getenv),
-		started: time.Now(),
+	policy, about := simPolicy(*cfg, getenv)
+	if about != "" {
+		fmt.Fprintf(stdout, "%s\n\n", about)
 	}
-	ans := c.answer(raw, nil)
+	res := simulateCall(pr.ID, *ev, *cfg, policy, raw, getenv)
 	fmt.Fprintf(stdout, "payload (%s):\n%s\n", pr.Name, indentJSON(raw))
-	if c.ev != nil {
-		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(c.ev)))
+	if res.event != nil {
+		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(res.event)))
 	}
-	fmt.Fprintf(stdout, "\n%s", c.trace.explain())
+	fmt.Fprintf(stdout, "\n%s", res.explain)
+	ans := res.answer
 	fmt.Fprintf(stdout, "\nanswer to %s:\n  exit %d\n  stdout: %s\n", pr.Name, ans.Exit, orNothing(ans.Stdout))
 	if ans.Stderr != "" {
 		fmt.Fprintf(stdout, "  stderr: %s\n", strings.TrimRight(ans.Stderr, "\n"))
 	}
 	return 0
+}
+
+// simResult is what simulate shows of one call.
+type simResult struct {
+	answer    provider.Answer
+	event     *event.Event // nil when the payload did not get that far
+	canonical event.Name
+	verdict   *decision.Verdict // nil when no handler ran
+	results   []run.Result
+	explain   string // what --explain prints
+}
+
+// simulateCall answers one call the way 'hookshim run' does, without stdin
+// or a log: every simulated call goes through here. configs, when set,
+// replace discovery (the example policy).
+func simulateCall(prov, ev, cfg string, configs []config.Found, raw []byte, getenv func(string) string) simResult {
+	c := &hookCall{
+		flags:   hookFlags{provider: prov, event: ev, config: cfg},
+		getenv:  simEnv(getenv),
+		started: time.Now(),
+		configs: configs,
+	}
+	ans := c.answer(raw, nil)
+	return simResult{answer: ans, event: c.ev, canonical: c.trace.canonical, verdict: c.trace.verdict,
+		results: c.trace.results, explain: c.trace.explain()}
+}
+
+// simPolicy chooses what one simulated call runs: the configs 'hookshim
+// run' would find here (nil: the call discovers them itself), else the
+// built-in example policy. about says which, when it is the example.
+func simPolicy(cfg string, getenv func(string) string) (configs []config.Found, about string) {
+	found, err := config.Discover(config.Sources{Flag: cfg, Getenv: getenv, StartDirs: []string{"."}})
+	if err != nil || len(found) > 0 {
+		return nil, "" // the call reports its config, or why it cannot be read
+	}
+	self, err := os.Executable()
+	if err == nil {
+		configs, err = examplePolicy(self)
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("no config found (%s), and the example policy cannot run: %v", searched(getenv), err)
+	}
+	return configs, fmt.Sprintf("policy: the built-in example policy (no config found; searched: %s)", searched(getenv))
+}
+
+// searched says where configs are looked for, for messages.
+func searched(getenv func(string) string) string {
+	where := config.FileName + " in this directory and above"
+	if up := config.UserPath(getenv); up != "" {
+		where += ", " + up
+	}
+	return where
 }
 
 // simEnv is the environment of a simulated call: hookshim's own recursion
@@ -119,19 +180,24 @@ func samplePayload(pr *provider.Provider, ev, file string) ([]byte, error) {
 		return os.ReadFile(file)
 	}
 	var names []string
+	var raw []byte
 	for _, s := range hookshim.Samples() {
 		if s.Provider != pr {
 			continue
 		}
-		if s.Event == ev {
-			raw := s.Raw
-			// The call happens here: point the sample at this directory.
-			if wd, err := os.Getwd(); err == nil && gjson.GetBytes(raw, pr.Fields.Cwd).Exists() {
-				raw, _ = sjson.SetBytes(raw, pr.Fields.Cwd, wd)
-			}
-			return raw, nil
-		}
 		names = appendUnique(names, s.Event)
+		// The plain <Event>.json, not the first variant by name (Codex's
+		// PreToolUse-apply_patch sorts before its shell sample).
+		if s.Event == ev && (raw == nil || s.Name == ev+".json") {
+			raw = s.Raw
+		}
+	}
+	if raw != nil {
+		// The call happens here: point the sample at this directory.
+		if wd, err := os.Getwd(); err == nil && gjson.GetBytes(raw, pr.Fields.Cwd).Exists() {
+			raw, _ = sjson.SetBytes(raw, pr.Fields.Cwd, wd)
+		}
+		return raw, nil
 	}
 	if pr.Spec(ev) == nil {
 		var known []string
@@ -164,42 +230,231 @@ func withToolInput(pr *provider.Provider, raw, input []byte) ([]byte, error) {
 	return sjson.SetRawBytes(raw, where, input)
 }
 
-func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
+// exampleHeader says what simulate runs when it runs the example policy.
+func exampleHeader(stdout io.Writer, what string) {
+	fmt.Fprintf(stdout, "hookshim simulate: %s,\nthrough the real pipeline with the built-in example policy (not a config of yours):\n", what)
+	fmt.Fprintln(stdout, "  deny-destructive  before_tool_execute, shell: deny rm -rf /, mkfs, dd to a disk, fork bombs")
+	fmt.Fprintln(stdout, "  prompt-context    before_prompt: add \""+ExampleContext+"\"")
+	fmt.Fprintln(stdout)
+}
+
+// exampleFooter tells how to run one call against the user's own config.
+func exampleFooter(stdout io.Writer, getenv func(string) string) {
+	fmt.Fprintln(stdout)
+	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{"."}})
+	switch {
+	case err != nil:
+		fmt.Fprintf(stdout, "Your config cannot be read: %v\n", err)
+	case len(found) > 0:
+		fmt.Fprintf(stdout, "Your config %s was not used above. Try one call against it:\n", found[len(found)-1].Path)
+	default:
+		fmt.Fprintf(stdout, "No config of yours was found (searched: %s).\nWrite one (README.md, \"Configure\"), then try one call against it:\n", searched(getenv))
+	}
+	fmt.Fprintln(stdout, "  hookshim simulate --provider claude-code --event PreToolUse --tool-input '{\"command\":\"rm -rf /\"}'")
+}
+
+// examplePolicyHere is the example policy run by this binary.
+func examplePolicyHere(stderr io.Writer) ([]config.Found, bool) {
 	self, err := os.Executable()
 	if err != nil {
 		errorf(stderr, "cannot find my own path to run the example policy: %v", err)
-		return 1
+		return nil, false
 	}
 	policy, err := examplePolicy(self)
 	if err != nil {
 		errorf(stderr, "example policy: %v", err)
+		return nil, false
+	}
+	return policy, true
+}
+
+// exampleCommand is the shell command every tool is shown trying to run.
+const exampleCommand = "rm -rf /"
+
+// simulateMatrix shows the product in one screen: for every tool, the same
+// destructive shell command and a prompt, each in the tool's own payload,
+// and what the tool is answered.
+func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
+	policy, ok := examplePolicyHere(stderr)
+	if !ok {
 		return 1
 	}
-	fmt.Fprintln(stdout, "hookshim simulate: every sample payload through the real pipeline, with the example policy:")
-	fmt.Fprintln(stdout, "  deny-destructive  before_tool_execute, shell: deny rm -rf /, mkfs, dd to a disk, fork bombs")
-	fmt.Fprintln(stdout, "  prompt-context    before_prompt: add \""+ExampleContext+"\"")
+	exampleHeader(stdout, "a shell command and a prompt for every tool, each in the tool's own payload")
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tNATIVE EVENT\tCALL\tPOLICY\tEXIT\tANSWER (stdout, [stderr], (what the tool cannot express))")
+	input := []byte(`{"command":` + string(wire.Quote(exampleCommand)) + `}`)
+	failed := false
+	samples := hookshim.Samples()
+	for _, pr := range provider.All {
+		shown := pr.ID
+		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
+			s := representative(samples, pr, kind, getenv)
+			if s == nil {
+				errorf(stderr, "%s has no sample payload for %s", pr.ID, kind)
+				failed = true
+				continue
+			}
+			raw := s.Raw
+			if kind == event.BeforeToolExecute {
+				var err error
+				if raw, err = withToolInput(pr, raw, input); err != nil {
+					errorf(stderr, "%s %s: %v", pr.ID, s.Name, err)
+					failed = true
+					continue
+				}
+			}
+			res := simulateCall(pr.ID, s.Event, "", policy, raw, getenv)
+			call := "-"
+			if ev := res.event; ev != nil {
+				switch {
+				case ev.Tool != nil:
+					call = ev.Tool.Name + ": " + ev.Tool.Command
+				case ev.Prompt != nil:
+					call = "prompt: " + clip(*ev.Prompt, 28)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", shown, s.Event, call, policySaid(res), res.answer.Exit, answerCell(res))
+			shown = ""
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return 1
+	}
 	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "Every sample payload of every tool: hookshim simulate --all")
+	exampleFooter(stdout, getenv)
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// representative picks the sample a tool is shown with for a canonical
+// event, by what the sample is, not by its name: for a tool call, a sample
+// about the shell, from the tool's event for shell commands where it has
+// one (Cursor's beforeShellExecution rather than its preToolUse); an event
+// that can express what the example policy answers (a denial, context)
+// before one that cannot (then the table shows the degradation); the
+// tool's own order of events; the plain <Event>.json before its variants.
+func representative(samples []hookshim.Sample, pr *provider.Provider, kind event.Name, getenv func(string) string) *hookshim.Sample {
+	want := provider.CanDeny
+	if kind == event.BeforePrompt {
+		want = provider.CanContext
+	}
+	type candidate struct {
+		s     *hookshim.Sample
+		spec  *provider.Spec
+		shell bool
+	}
+	var cands []candidate
+	notShellOnly := map[string]bool{} // native events with samples about other tools
+	for i := range samples {
+		s := &samples[i]
+		spec := pr.Spec(s.Event)
+		if s.Provider != pr || spec == nil || spec.Canonical != kind {
+			continue
+		}
+		c := candidate{s: s, spec: spec, shell: true}
+		if kind == event.BeforeToolExecute {
+			ev := normalize.Event(pr, spec, provider.NewPayload(s.Raw, getenv))
+			c.shell = ev.Tool != nil && ev.Tool.Name == event.ToolShell
+			if !c.shell {
+				notShellOnly[s.Event] = true
+			}
+		}
+		cands = append(cands, c)
+	}
+	var best *hookshim.Sample
+	bestRank := 0
+	for _, c := range cands {
+		if !c.shell {
+			continue
+		}
+		rank := 0 // lower wins
+		if !c.spec.Can.Has(want) {
+			rank += 1 << 20
+		}
+		if notShellOnly[c.s.Event] {
+			rank += 1 << 19
+		}
+		for j := range pr.Events {
+			if pr.Events[j].Native == c.s.Event {
+				rank += j * 2
+			}
+		}
+		if c.s.Name != c.s.Event+".json" {
+			rank++
+		}
+		if best == nil || rank < bestRank {
+			best, bestRank = c.s, rank
+		}
+	}
+	return best
+}
+
+// policySaid is what the handlers answered, before it was fitted to what
+// the tool can express.
+func policySaid(res simResult) string {
+	said := "none"
+	for _, r := range res.results {
+		switch {
+		case r.Err != nil:
+			return "failed"
+		case r.Output.Decision != decision.None:
+			said = r.Output.Decision.String()
+		case r.Output.Context != "" && said == "none":
+			said = "context"
+		}
+	}
+	return said
+}
+
+// answerCell is the tool's answer on one line, with what was lost on the
+// way when the tool cannot express the policy's answer.
+func answerCell(res simResult) string {
+	out := strings.TrimRight(string(res.answer.Stdout), "\n")
+	if res.answer.Stderr != "" {
+		out += "  [stderr: " + oneLine(strings.TrimSpace(res.answer.Stderr)) + "]"
+	}
+	out = orNothing([]byte(out))
+	if res.verdict != nil && len(res.verdict.Notes) > 0 {
+		out += "  (" + strings.Join(res.verdict.Notes, "; ") + ")"
+	}
+	return out
+}
+
+// clip shortens s to n runes for a table cell.
+func clip(s string, n int) string {
+	s = oneLine(s)
+	if r := []rune(s); len(r) > n {
+		return strconv.Quote(string(r[:n-1]) + "…")
+	}
+	return strconv.Quote(s)
+}
+
+// simulateSamples runs every embedded sample payload (simulate --all).
+func simulateSamples(stdout, stderr io.Writer, getenv func(string) string) int {
+	policy, ok := examplePolicyHere(stderr)
+	if !ok {
+		return 1
+	}
+	exampleHeader(stdout, "every sample payload of every tool")
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROVIDER\tSAMPLE\tCANONICAL EVENT\tDECISION\tEXIT\tNATIVE ANSWER (stdout)")
 	last := ""
 	for _, s := range hookshim.Samples() {
-		c := &hookCall{
-			flags:   hookFlags{provider: s.Provider.ID, event: s.Event},
-			getenv:  simEnv(getenv),
-			started: time.Now(),
-			configs: policy,
-		}
-		ans := c.answer(s.Raw, nil)
+		res := simulateCall(s.Provider.ID, s.Event, "", policy, s.Raw, getenv)
+		ans := res.answer
 		decision := "none"
-		if c.trace.verdict != nil {
-			decision = c.trace.verdict.Decision.String()
-			if decision == "none" && c.trace.verdict.Context != "" {
+		if res.verdict != nil {
+			decision = res.verdict.Decision.String()
+			if decision == "none" && res.verdict.Context != "" {
 				decision = "context"
 			}
 		}
-		canonical := string(c.trace.canonical)
-		if c.ev != nil {
-			canonical = string(c.ev.Name) // the payload may turn an event into its failure variant
+		canonical := string(res.canonical)
+		if res.event != nil {
+			canonical = string(res.event.Name) // the payload may turn an event into its failure variant
 		}
 		if canonical == "" {
 			canonical = "-"
@@ -218,9 +473,7 @@ func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
 	if err := tw.Flush(); err != nil {
 		return 1
 	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "Try one call against your own .openhook.json:")
-	fmt.Fprintln(stdout, "  hookshim simulate --provider claude-code --event PreToolUse --tool-input '{\"command\":\"rm -rf /\"}'")
+	exampleFooter(stdout, getenv)
 	return 0
 }
 

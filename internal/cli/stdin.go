@@ -36,22 +36,47 @@ var (
 func readPayload(r io.Reader) ([]byte, error) {
 	f, ok := r.(*os.File)
 	if !ok {
-		return readWatched(r)
+		return notEmpty(readWatched(r))
 	}
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return readWatched(r)
+		return notEmpty(readWatched(r))
 	case st.Mode()&os.ModeCharDevice != 0:
-		return nil, errors.New("stdin is a terminal: hookshim run reads a tool's hook payload on stdin")
+		// /dev/null is a character device too: only a terminal is one
+		// no tool ever hands over.
+		if isTerminal(f) {
+			return nil, errTerminal
+		}
+		return notEmpty(readFile(f, 0))
 	case st.Mode().IsRegular():
-		return readFile(f, st.Size())
+		buf, err := readFile(f, st.Size())
+		if err == nil && len(buf) == 0 {
+			return nil, errEmptyFile
+		}
+		return buf, err
 	}
 	if pf, restore := pollable(f); pf != nil {
 		defer restore()
-		return readPolled(pf)
+		return notEmpty(readPolled(pf))
 	}
-	return readWatched(r)
+	return notEmpty(readWatched(r))
+}
+
+// The ways stdin can hold no payload at all, each told as what it is: the
+// first thing someone trying hookshim by hand runs into.
+var (
+	errTerminal  = errors.New("stdin is a terminal: hookshim run reads a tool's hook payload on stdin")
+	errEmpty     = errors.New("stdin is empty (/dev/null or a closed pipe): hookshim run reads a tool's hook payload on stdin")
+	errEmptyFile = errors.New("stdin is an empty file: hookshim run reads a tool's hook payload on stdin")
+)
+
+// notEmpty turns a stream that ended before its first byte into errEmpty.
+func notEmpty(buf []byte, err error) ([]byte, error) {
+	if err == nil && len(buf) == 0 {
+		return nil, errEmpty
+	}
+	return buf, err
 }
 
 // payload is the buffer a payload is read into.

@@ -108,6 +108,30 @@ func TestReadFile(t *testing.T) {
 	require.Equal(t, doc, string(got))
 }
 
+// /dev/null and a pipe closed before its first byte are "empty", not "a
+// terminal": what someone running hookshim by hand needs to be told.
+func TestReadNothing(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	require.False(t, isTerminal(null))
+	_, err = readPayload(null)
+	require.ErrorIs(t, err, errEmpty)
+
+	r, w := pipe(t)
+	w.Close()
+	_, err = readPayload(r)
+	require.ErrorIs(t, err, errEmpty)
+
+	path := filepath.Join(t.TempDir(), "empty.json")
+	require.NoError(t, os.WriteFile(path, nil, 0o644))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	_, err = readPayload(f)
+	require.ErrorIs(t, err, errEmptyFile)
+}
+
 func fcntlGetfl(f *os.File) (int, error) {
 	var flags int
 	c, err := f.SyscallConn()

@@ -8,6 +8,7 @@ import (
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Cursor (IDE and the cursor-agent CLI).
@@ -153,6 +154,7 @@ var Cursor = &Provider{
 	}},
 	Adjust:        adjustCursor,
 	Encode:        encodeCursor,
+	SetInput:      setCursorInput,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
 	SplitEvents:   true,
 	Timeout:       30 * time.Second, // what cursor_install.go writes
@@ -228,6 +230,39 @@ func adjustCursor(p Payload, spec *Spec, ev *event.Event) {
 	if spec.Native == "postToolUseFailure" && ev.Tool != nil && ev.Tool.Error == nil {
 		ev.Tool.Error = []byte(`""`)
 	}
+}
+
+// setCursorInput puts a tool input into a sample payload (hookshim simulate
+// --tool-input). Split events carry no tool_input: their input is at the
+// top level (beforeShellExecution's command and cwd, beforeReadFile's
+// file_path, afterFileEdit's file_path and edits), and beforeMCPExecution
+// sends tool_input as a JSON string.
+func setCursorInput(raw, input []byte) ([]byte, error) {
+	switch ti := gjson.GetBytes(raw, "tool_input"); {
+	case ti.Type == gjson.String:
+		return sjson.SetBytes(raw, "tool_input", string(input))
+	case ti.Exists():
+		return sjson.SetRawBytes(raw, "tool_input", input)
+	}
+	var keys []string
+	switch gjson.GetBytes(raw, "hook_event_name").Str {
+	case "beforeShellExecution", "afterShellExecution":
+		keys = []string{"command", "cwd"}
+	case "beforeReadFile":
+		keys = []string{"file_path"}
+	case "afterFileEdit":
+		keys = []string{"file_path", "edits"}
+	default:
+		return nil, errNoToolInput
+	}
+	in := gjson.ParseBytes(input)
+	var err error
+	for _, k := range keys {
+		if v := in.Get(k); v.Exists() && err == nil {
+			raw, err = sjson.SetRawBytes(raw, k, []byte(v.Raw))
+		}
+	}
+	return raw, err
 }
 
 // decodedJSON returns a string that holds a JSON object or array as that

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fencedBlocks returns the README's code blocks marked for a test: a
+// fenced block followed (after blank lines) by <!-- test: NAME --> is a
+// script of test NAME; by <!-- test: NAME output -->, output it must print.
+func fencedBlocks(t *testing.T, readme, name string) (scripts, outputs []string) {
+	t.Helper()
+	lines := strings.Split(readme, "\n")
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "```") {
+			continue
+		}
+		var body []string
+		j := i + 1
+		for ; j < len(lines) && !strings.HasPrefix(lines[j], "```"); j++ {
+			body = append(body, lines[j])
+		}
+		require.Less(t, j, len(lines), "unclosed code fence at README.md:%d", i+1)
+		k := j + 1
+		for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
+			k++
+		}
+		if k < len(lines) {
+			switch strings.TrimSpace(lines[k]) {
+			case "<!-- test: " + name + " -->":
+				scripts = append(scripts, strings.Join(body, "\n")+"\n")
+			case "<!-- test: " + name + " output -->":
+				outputs = append(outputs, strings.Join(body, "\n"))
+			}
+		}
+		i = j
+	}
+	return scripts, outputs
+}
+
+// TestReadmeQuickstart runs the README's "Configure" commands exactly as
+// written, one after the other, in an empty directory with an empty home,
+// with this hookshim on PATH, and checks that they print what the README
+// says they print.
+func TestReadmeQuickstart(t *testing.T) {
+	for _, tool := range []string{"sh", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("the README's example needs %s, which is not installed (.ci/run installs it)", tool)
+			}
+			t.Skipf("the README's example needs %s, which is not installed", tool)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	scripts, outputs := fencedBlocks(t, string(readme), "quickstart")
+	require.GreaterOrEqual(t, len(scripts), 3, "README.md lost its quickstart markers")
+	require.NotEmpty(t, outputs)
+	script := strings.Join(scripts, "")
+	for _, step := range []string{"chmod +x", "hookshim allow", "hookshim run"} {
+		require.Contains(t, script, step)
+	}
+
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	work := filepath.Join(dir, "work")
+	require.NoError(t, os.Mkdir(home, 0o755))
+	require.NoError(t, os.Mkdir(work, 0o755))
+	cmd := exec.Command("sh", "-e", "-c", script)
+	cmd.Dir = work
+	// The environment of a new user: this hookshim on PATH (TestMain puts
+	// it there), nothing of hookshim's or the user's own.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "README quickstart failed:\n%s\nstderr:\n%s", script, stderr.String())
+	for _, want := range outputs {
+		require.Contains(t, stdout.String(), strings.TrimSpace(want), "README quickstart printed:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	require.NotContains(t, stderr.String(), "error")
+}

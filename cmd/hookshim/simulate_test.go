@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSimulateMatrix runs `hookshim simulate` as a new user would, in an
+// empty directory, and checks the matrix it shows: every tool, each with a
+// shell command the example policy denies and a prompt it adds context to,
+// and no error anywhere.
+func TestSimulateMatrix(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("hookshim", "simulate")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir+"/.config", "XDG_STATE_HOME="+dir+"/.state",
+		"XDG_RUNTIME_DIR="+dir+"/.run", "HOOKSHIM_CONFIG=", "HOOKSHIM_LOG=", "HOOKSHIM_DEPTH=")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), stderr.String())
+	require.Empty(t, stderr.String())
+	out := stdout.String()
+	require.Contains(t, out, "with the built-in example policy")
+	// No hookshim error, no failed handler, no problem (a tool's own
+	// field named errorMessage is not one).
+	require.NotRegexp(t, `(?i)\berror\b|\bfailed\b|problem`, out)
+
+	// Rows: TOOL NATIVE-EVENT CALL... POLICY EXIT ANSWER; a tool's second
+	// row leaves TOOL empty.
+	rows := map[string][]string{}
+	tool := ""
+	inTable := false
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "TOOL ") {
+			inTable = true
+			continue
+		}
+		if !inTable {
+			continue
+		}
+		if line == "" {
+			break
+		}
+		if !strings.HasPrefix(line, " ") {
+			tool = strings.Fields(line)[0]
+		}
+		rows[tool] = append(rows[tool], line)
+	}
+	for _, pr := range provider.All {
+		r := rows[pr.ID]
+		require.Len(t, r, 2, "%s: want a shell row and a prompt row in\n%s", pr.ID, out)
+		require.Regexp(t, `shell: rm -rf /\s+deny\s+\d\s+\S`, r[0], pr.ID)
+		require.Regexp(t, `prompt: ".*"\s+context\s+0\s+\S`, r[1], pr.ID)
+		// The denial reaches the tool, in its own dialect.
+		require.Contains(t, r[0], "destructive command refused by policy: rm -rf /", pr.ID)
+	}
+	require.Len(t, rows, len(provider.All), "only known tools in the table")
+}

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"bytes"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Every command of the table answers -h and --help with its usage on
+// stdout, exit 0, and does nothing else: no payload read, no file written.
+func TestEveryCommandAnswersHelp(t *testing.T) {
+	require.NotEmpty(t, commands)
+	for _, c := range commands {
+		u := commandUsage(c.name)
+		require.NotEmpty(t, u, "command %q has no block in the usage text", c.name)
+		require.True(t, strings.HasPrefix(u, "  hookshim "+c.name), u)
+		for _, flag := range []string{"--help", "-h"} {
+			args := []string{c.name, flag}
+			if c.name == "help" {
+				args = []string{"help", c.name}
+			}
+			var stdout, stderr bytes.Buffer
+			code := Main(args, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+			require.Equal(t, 0, code, "hookshim %s: %s", strings.Join(args, " "), stderr.String())
+			require.Empty(t, stderr.String(), "hookshim %s", strings.Join(args, " "))
+			require.Contains(t, stdout.String(), u, "hookshim %s", strings.Join(args, " "))
+		}
+	}
+}
+
+// A help flag anywhere among the arguments wins, also after other flags.
+func TestHelpAmongOtherArguments(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"install", "--provider", "cursor", "--help"}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+	require.Equal(t, 0, code)
+	require.Contains(t, stdout.String(), "hookshim install --provider ID|--all")
+	require.NotContains(t, stdout.String(), "hookshim uninstall")
+	require.False(t, helpAsked([]string{"--", "--help"}), "after -- it is an argument")
+}
+
+// Every command the usage text documents is in the table.
+func TestUsageNamesOnlyCommands(t *testing.T) {
+	_, body, _ := strings.Cut(usage, "\nUsage:\n")
+	body, _, _ = strings.Cut(body, "\n\n")
+	for _, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  hookshim "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			require.NotNil(t, lookup(name), "usage documents %q, which is not a command", name)
+		}
+	}
+}
+
+func TestReadBuild(t *testing.T) {
+	git := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+		{Key: "vcs.time", Value: "2026-11-24T08:15:02Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	require.Equal(t, build{version: "devel", commit: "0123456789abcdef0123456789abcdef01234567", modified: true, time: "2026-11-24T08:15:02Z", goVer: "go1.25.4"},
+		readBuild(git, true, ""))
+	// make build sets the version at link time.
+	require.Equal(t, "v1.2.3-4-gabcdef", readBuild(git, true, "v1.2.3-4-gabcdef").version)
+
+	// go install …@v1.2.3: the module version, no vcs settings.
+	tagged := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "v1.2.3"}}
+	require.Equal(t, build{version: "v1.2.3", goVer: "go1.25.4"}, readBuild(tagged, true, ""))
+	// go install …@latest on an untagged commit: a pseudo-version names it.
+	pseudo := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "v0.0.0-20261124081502-0123456789ab"}}
+	require.Equal(t, "0123456789ab", readBuild(pseudo, true, "").commit)
+	require.Equal(t, "v0.0.0-20261124081502-0123456789ab", readBuild(pseudo, true, "").version)
+
+	require.Equal(t, "devel", readBuild(nil, false, "").version)
+	require.Equal(t, "", pseudoCommit("v1.2.3"))
+	require.Equal(t, "", pseudoCommit("v1.2.3-rc-1"))
+}
