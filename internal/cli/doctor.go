@@ -208,7 +208,8 @@ func checkBin(r *doctorReport, env install.Env) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, env.Bin, "version").Output()
-	got := strings.TrimSpace(string(out))
+	// The first line names the version; commit and Go release follow.
+	got, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	want := "hookshim " + version()
 	switch {
 	case err != nil:

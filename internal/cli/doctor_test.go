@@ -32,7 +32,7 @@ func TestDoctorJSONLastCalls(t *testing.T) {
 	require.NoError(t, os.WriteFile(".openhook.json", []byte(`{"openhook": "0.1", "hooks": [{"command": "sh -c true", "events": ["tool.start"]}]}`), 0o644))
 
 	var out, errOut bytes.Buffer
-	require.Equal(t, 0, Main([]string{"install", "--provider", "codex", "--bin", bin}, nil, &out, &errOut, getenv), errOut.String())
+	require.Equal(t, 0, Main([]string{"install", "--provider", "codex", "--scope", "user", "--bin", bin}, nil, &out, &errOut, getenv), errOut.String())
 
 	run := func() (doctorReport, int) {
 		out.Reset()
