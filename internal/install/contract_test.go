@@ -220,5 +220,5 @@ func TestDiff(t *testing.T) {
 \ No newline at end of file
 `, Diff("f", []byte(old), true, []byte(new), true))
 	require.Empty(t, Diff("f", []byte(old), true, []byte(old), true))
-	require.Equal(t, "--- a/f\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n", Diff("f", []byte("x\n"), true, nil, false))
+	require.Equal(t, "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n", Diff("f", []byte("x\n"), true, nil, false))
 }
