@@ -31,9 +31,15 @@ func TestInstallJSONC(t *testing.T) {
 			require.Empty(t, run(t, env, p, tg, events), "a second install changed something")
 			run(t, env, p, tg, nil)
 			require.Equal(t, jsonc, readInput(t, tg, path), "uninstall did not restore the file")
+
+			// Edited by the user in between: hookshim's entries go, the
+			// edit and everything the file had before stay.
+			run(t, env, p, tg, events)
+			edited := "// edited after install\n" + readInput(t, tg, path)
+			require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+			run(t, env, p, tg, nil)
+			require.Equal(t, "// edited after install\n"+jsonc, readInput(t, tg, path))
 		})
 	}
 	require.NotZero(t, n, "no testdata/install/*/jsonc.* input")
 }
-
-var _ = os.Remove
