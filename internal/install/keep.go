@@ -439,10 +439,13 @@ func (env Env) removeMadeDirs(dir string) {
 
 // ReadOnlyError is a file the user made read-only: hookshim does not
 // write it.
-type ReadOnlyError struct{ Path string }
+type ReadOnlyError struct {
+	Path string // as messages show it
+	Abs  string // for the command that fixes it
+}
 
 func (e *ReadOnlyError) Error() string {
-	return fmt.Sprintf("%s is read-only, so hookshim left it as it is; make it writable (chmod u+w %s) and run the command again", e.Path, e.Path)
+	return fmt.Sprintf("%s is read-only, so hookshim left it as it is; make it writable (chmod u+w %s) and run the command again", e.Path, e.Abs)
 }
 
 // checkWritable refuses a file without write permission: replacing it by
@@ -452,12 +455,13 @@ func checkWritable(target, shown string) error {
 	if err != nil {
 		return nil
 	}
+	abs, _ := filepath.Abs(target)
 	if fi.Mode().Perm()&0o200 == 0 {
-		return &ReadOnlyError{Path: shown}
+		return &ReadOnlyError{Path: shown, Abs: abs}
 	}
 	f, err := os.OpenFile(target, os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrPermission) {
-		return &ReadOnlyError{Path: shown}
+		return &ReadOnlyError{Path: shown, Abs: abs}
 	}
 	if err == nil {
 		f.Close()

@@ -2,8 +2,13 @@ package install
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,4 +47,83 @@ func TestInstallJSONC(t *testing.T) {
 		})
 	}
 	require.NotZero(t, n, "no testdata/install/*/jsonc.* input")
+}
+
+// TestConcurrentInstalls: installs planned at the same moment and applied
+// at once all succeed; the file ends whole, with each entry once, and its
+// record matches it.
+func TestConcurrentInstalls(t *testing.T) {
+	env := testEnv(t)
+	p := provider.Claude
+	tg := *Target(p, provider.ScopeProject)
+	path, _ := env.Path(tg)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	orig := "{\n  \"model\": \"opus\",\n  \"hooks\": {}\n}\n"
+	require.NoError(t, os.WriteFile(path, []byte(orig), 0o644))
+	events := defaultEvents(t, p)
+
+	const n = 6
+	var planned sync.WaitGroup
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	planned.Add(n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// A different subset of events each, all planned on the
+			// original file before any is written.
+			evs := events[:len(events)-i]
+			changes, _, err := Plan(env, p, tg, evs)
+			planned.Done()
+			planned.Wait()
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = Apply(env, changes[0])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, checkJSON(string(b)))
+	// Whichever install came last decided the events; none is twice.
+	_, reg, err := Plan(env, p, tg, events[:1])
+	require.NoError(t, err)
+	require.NotContains(t, strings.Join(reg.Problems, ";"), "more than once")
+	rec := env.loadRecord(realPath(path))
+	require.NotNil(t, rec)
+	require.Equal(t, digest(b), rec.Written, "the record is not about the file as written")
+	run(t, env, p, tg, nil)
+	b, _ = os.ReadFile(path)
+	require.Equal(t, orig, string(b))
+}
+
+// TestSafetyDocNamesTheRecords: docs/safety.md says where the records are
+// and which scripts test the guarantees; both must be true.
+func TestSafetyDocNamesTheRecords(t *testing.T) {
+	b, err := os.ReadFile("../../docs/safety.md")
+	require.NoError(t, err)
+	doc := string(b)
+	i := strings.Index(doc, "## Install and uninstall")
+	require.GreaterOrEqual(t, i, 0, "docs/safety.md has no install section")
+	sec := doc[i:]
+	if j := strings.Index(sec[3:], "\n## "); j >= 0 {
+		sec = sec[:j+3]
+	}
+	env := Env{Home: "/home/u", Getenv: func(string) string { return "" }}
+	require.Equal(t, "/home/u/.local/state/hookshim/installed", env.recordDir())
+	require.Contains(t, sec, "`~/.local/state/hookshim/installed`")
+	env.Getenv = func(k string) string { return map[string]string{"XDG_STATE_HOME": "/x"}[k] }
+	require.Equal(t, "/x/hookshim/installed", env.recordDir())
+	require.Contains(t, sec, "`$XDG_STATE_HOME/hookshim/installed`")
+	scripts := regexp.MustCompile(`testdata/script/[a-z_]+\.txtar`).FindAllString(sec, -1)
+	require.NotEmpty(t, scripts)
+	for _, s := range scripts {
+		require.FileExists(t, filepath.Join("../..", s))
+	}
 }
