@@ -127,3 +127,13 @@ func TestSafetyDocNamesTheRecords(t *testing.T) {
 		require.FileExists(t, filepath.Join("../..", s))
 	}
 }
+
+// TestDisabledReadsComments: a switch that turns a tool's hooks off is
+// found in a file with comments, and not in a comment.
+func TestDisabledReadsComments(t *testing.T) {
+	env := testEnv(t)
+	path := filepath.Join(env.Home, ".gemini", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte("{\n  // was: \"hooksConfig\": {\"enabled\": true},\n  \"hooksConfig\": {\"enabled\": false,},\n}\n"), 0o644))
+	require.Len(t, Disabled(env, provider.Gemini), 1)
+}
