@@ -498,7 +498,7 @@ func (d *jdoc) remove(p path) error {
 			if !hasComment(same) {
 				same = nil
 			}
-			*next = append(append(hujson.Extra{}, same...), rest...)
+			*next = joinExtra(same, rest)
 		} else {
 			*next = lead
 		}
@@ -507,7 +507,7 @@ func (d *jdoc) remove(p path) error {
 		// trailing comma, if any; a comment that was on its line stays.
 		c.value(k - 1).AfterExtra = c.value(k).AfterExtra
 		if same, _ := splitSameLine(lead); hasComment(same) {
-			*tail = append(append(hujson.Extra{}, same...), (*tail)...)
+			*tail = joinExtra(same, *tail)
 		}
 	}
 	c.removeAt(k)
@@ -528,86 +528,46 @@ func (d *jdoc) length(p path) int {
 	return c.len()
 }
 
-// Comments in an extra (hujson's whitespace and comments between
-// tokens).
+// Comments in an extra: hujson's whitespace and comments between tokens.
 
-// extraTokens splits an extra into whitespace runs and comments; a line
-// comment includes the line break that ends it.
-func extraTokens(e []byte) [][]byte {
-	var out [][]byte
-	for i := 0; i < len(e); {
-		j := i
-		switch {
-		case bytes.HasPrefix(e[i:], []byte("//")):
-			if k := bytes.IndexByte(e[i:], '\n'); k >= 0 {
-				j = i + k + 1
-			} else {
-				j = len(e)
-			}
-		case bytes.HasPrefix(e[i:], []byte("/*")):
-			if k := bytes.Index(e[i+2:], []byte("*/")); k >= 0 {
-				j = i + 2 + k + 2
-			} else {
-				j = len(e)
-			}
-		default:
-			for j < len(e) && !bytes.HasPrefix(e[j:], []byte("/")) {
-				j++
-			}
-			if j == i {
-				j++
-			}
-		}
-		out = append(out, e[i:j])
-		i = j
-	}
-	return out
-}
+func hasComment(e []byte) bool { return !hujson.Extra(e).IsStandard() }
 
-func isComment(tok []byte) bool { return bytes.HasPrefix(tok, []byte("/")) }
-
-func hasComment(e []byte) bool {
-	for _, t := range extraTokens(e) {
-		if isComment(t) {
-			return true
-		}
-	}
-	return false
-}
-
-// withComments is e up to the end of its last comment; empty without one.
+// withComments is e up to the end of its last comment (a line comment
+// with its line break); empty without one.
 func withComments(e []byte) []byte {
-	end, off := 0, 0
-	for _, t := range extraTokens(e) {
-		off += len(t)
-		if isComment(t) {
-			end = off
-		}
+	t := bytes.TrimRight(e, " \t\r\n")
+	if len(t) == 0 || hujson.Extra(t).IsValid() {
+		return t
 	}
-	return e[:end]
+	// It ends in a line comment, which owns its line break.
+	return e[:len(t)+bytes.IndexByte(e[len(t):], '\n')+1]
 }
 
-// splitSameLine cuts e before the first line break outside a block
-// comment: what stays on the line of the value before it, and the rest.
+// splitSameLine cuts e before its first line break: what stays on the
+// line of the value before it, and the rest. A block comment that goes on
+// past that line break is all rest.
 func splitSameLine(e []byte) (same, rest []byte) {
-	off := 0
-	for _, t := range extraTokens(e) {
-		switch {
-		case bytes.HasPrefix(t, []byte("//")):
-			return e[:off+len(bytes.TrimSuffix(t, []byte("\n")))], e[off+len(bytes.TrimSuffix(t, []byte("\n"))):]
-		case isComment(t):
-		default:
-			if k := bytes.IndexByte(t, '\n'); k >= 0 {
-				cut := off + k
-				if cut > 0 && e[cut-1] == '\r' {
-					cut--
-				}
-				return e[:cut], e[cut:]
-			}
-		}
-		off += len(t)
+	i := bytes.IndexByte(e, '\n')
+	if i < 0 {
+		return e, nil
 	}
-	return e, nil
+	if !hujson.Extra(e[:i+1]).IsValid() {
+		return nil, e
+	}
+	if i > 0 && e[i-1] == '\r' {
+		i--
+	}
+	return e[:i], e[i:]
+}
+
+// joinExtra is a then b; a line comment at the end of a keeps its line
+// break, so that what follows is not commented out.
+func joinExtra(a, b []byte) hujson.Extra {
+	out := append(hujson.Extra{}, a...)
+	if !hujson.Extra(a).IsValid() && len(trimFirstLineBreak(b)) == len(b) {
+		out = append(out, '\n')
+	}
+	return append(out, b...)
 }
 
 // trimFirstLineBreak drops the blanks up to and including e's first line

@@ -137,3 +137,35 @@ func TestDisabledReadsComments(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("{\n  // was: \"hooksConfig\": {\"enabled\": true},\n  \"hooksConfig\": {\"enabled\": false,},\n}\n"), 0o644))
 	require.Len(t, Disabled(env, provider.Gemini), 1)
 }
+
+func TestCommentHelpers(t *testing.T) {
+	require.Equal(t, " // c\n", string(withComments([]byte(" // c\n  "))))
+	require.Equal(t, " /* c */", string(withComments([]byte(" /* c */\n  "))))
+	require.Equal(t, "", string(withComments([]byte("\n  "))))
+	same, rest := splitSameLine([]byte(" // c\n  "))
+	require.Equal(t, []string{" // c", "\n  "}, []string{string(same), string(rest)})
+	same, rest = splitSameLine([]byte(" /* a\n b */\n  "))
+	require.Equal(t, []string{"", " /* a\n b */\n  "}, []string{string(same), string(rest)})
+	same, rest = splitSameLine([]byte(" "))
+	require.Equal(t, []string{" ", ""}, []string{string(same), string(rest)})
+}
+
+// TestCommentsStayWithTheirMembers: removing a member from the middle or
+// the end of a commented container keeps its neighbours' comments, and
+// the result still parses.
+func TestCommentsStayWithTheirMembers(t *testing.T) {
+	for _, tc := range []struct{ in, key, want string }{
+		{"{\n  \"a\": 1, // about a\n  \"b\": 2,\n  // about c\n  \"c\": 3\n}", "b", "{\n  \"a\": 1, // about a\n  // about c\n  \"c\": 3\n}"},
+		{"{\n  \"a\": 1, // about a\n  \"b\": 2\n}", "b", "{\n  \"a\": 1 // about a\n}"},
+		{"{\n  \"a\": 1, // about a\n  \"b\": 2,\n}", "b", "{\n  \"a\": 1, // about a\n}"},
+		{"{\"a\":1,//x\n\"b\":2}", "b", "{\"a\":1//x\n}"},
+		{"{\n  // only\n  \"b\": 2\n}", "b", "{\n  // only\n}"},
+		{"{\"a\":1,//x\n\"b\":2,\"c\":3}", "b", "{\"a\":1,//x\n\"c\":3}"},
+	} {
+		d, err := newJDoc(tc.in)
+		require.NoError(t, err)
+		require.NoError(t, d.remove(path{tc.key}))
+		require.Equal(t, tc.want, d.s, tc.in)
+		require.NoError(t, checkJSON(d.s))
+	}
+}
