@@ -85,13 +85,18 @@ func realPath(p string) string {
 	if abs, err := filepath.Abs(t); err == nil {
 		t = abs
 	}
-	if r, err := filepath.EvalSymlinks(t); err == nil {
-		return r
+	// The part that exists, resolved, and the rest as it is: the same
+	// key before install makes the folders and after.
+	rest := ""
+	for d := t; ; d = filepath.Dir(d) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(d) == d {
+			return t
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
 	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(t)); err == nil {
-		return filepath.Join(dir, filepath.Base(t))
-	}
-	return t
 }
 
 // loadRecord reads the record of the file at real; nil when there is none.

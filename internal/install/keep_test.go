@@ -169,3 +169,18 @@ func TestCommentsStayWithTheirMembers(t *testing.T) {
 		require.NoError(t, checkJSON(d.s))
 	}
 }
+
+// TestRealPathBeforeAndAfter: a file's record is found again after install
+// made its folders, also below a linked folder.
+func TestRealPathBeforeAndAfter(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(root, "real"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(root, "real"), filepath.Join(root, "link")))
+	p := filepath.Join(root, "link", "a", "b", "settings.json")
+	before := realPath(p)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte("{}"), 0o644))
+	require.Equal(t, before, realPath(p))
+	want, _ := filepath.EvalSymlinks(filepath.Join(root, "real"))
+	require.Equal(t, filepath.Join(want, "a", "b", "settings.json"), before)
+}
