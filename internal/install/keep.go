@@ -153,17 +153,8 @@ func (env Env) lock(real string) (func(), error) {
 // has reports whether install added the container at key.
 func (r *record) has(key path) bool {
 	for _, k := range r.Keys {
-		if len(k) == len(key) {
-			same := true
-			for i := range k {
-				if s, ok := key[i].(string); !ok || s != k[i] {
-					same = false
-					break
-				}
-			}
-			if same {
-				return true
-			}
+		if len(k) == len(key) && hasPrefix(key, k) {
+			return true
 		}
 	}
 	return false
