@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hookshim/hookshim/internal/provider"
 )
 
 // BackupDir is where previous versions of the files install changes are
@@ -29,6 +31,12 @@ func (env Env) BackupDir() string {
 
 // Apply makes a change. It returns the backup of the previous version
 // ("" when there was none).
+//
+// It holds the file's lock from reading to writing, so that two hookshims
+// at once do not lose each other's entries: when the file is no longer
+// what the change was planned from, the change is planned again on what
+// it holds now. A file reached through a symbolic link (a dotfiles
+// repository) is replaced where the link points, and the link stays.
 func Apply(env Env, c Change) (string, error) {
 	if !c.Changed() {
 		return "", nil
@@ -37,13 +45,28 @@ func Apply(env Env, c Change) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The file must still be what the plan was made from.
+	real := realPath(c.Path)
+	unlock, err := env.lock(real)
+	if err != nil {
+		return "", fmt.Errorf("cannot lock %s against another hookshim: %v", env.Display(c.Path), err)
+	}
+	defer unlock()
 	now, exists, err := readFile(target)
 	if err != nil {
 		return "", err
 	}
 	if exists != c.OldExists || now != string(c.Old) {
-		return "", fmt.Errorf("%s changed while hookshim was planning its edit; run the command again", c.Path)
+		if c, err = replan(env, c); err != nil {
+			return "", err
+		}
+		if !c.Changed() {
+			return "", nil
+		}
+	}
+	if c.OldExists {
+		if err := checkWritable(target, env.Display(c.Path)); err != nil {
+			return "", err
+		}
 	}
 	backup := ""
 	if c.OldExists {
@@ -51,53 +74,54 @@ func Apply(env Env, c Change) (string, error) {
 			return "", fmt.Errorf("cannot keep a backup of %s, so it is left as it was: %v", c.Path, err)
 		}
 	}
+	edited := c.Target.Format != nil && c.Target.Format.Layout != provider.LayoutScriptPerEvent && c.Target.Format.Layout != provider.LayoutGenerated
 	if !c.NewExists {
-		if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// The path itself goes: a link, not the file it points to.
+		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return backup, err
 		}
-		removeEmptyDirs(filepath.Dir(c.Path), env.stopDirs())
+		if edited {
+			env.dropRecord(real)
+		}
+		env.removeMadeDirs(filepath.Dir(c.Path))
 		return backup, nil
 	}
 	mode := c.Mode
 	if fi, err := os.Stat(target); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+	made, err := mkdirs(filepath.Dir(target))
+	if err != nil {
 		return backup, err
 	}
-	return backup, writeAtomic(target, c.New, mode)
-}
-
-func (env Env) stopDirs() []string {
-	var out []string
-	for _, d := range []string{env.Project, env.Home} {
-		if d != "" {
-			out = append(out, filepath.Clean(d))
+	if err := env.markDirs(made); err != nil {
+		return backup, err
+	}
+	if err := writeAtomic(target, c.New, mode); err != nil {
+		return backup, err
+	}
+	if edited {
+		if err := env.noteWrite(c, real, c.Old, c.OldExists); err != nil {
+			return backup, fmt.Errorf("%s is written, but hookshim could not record what it added (uninstall will keep the hooks key and folders): %v", env.Display(c.Path), err)
 		}
 	}
-	return out
+	return backup, nil
 }
 
-// removeEmptyDirs removes dir and its parents while they are empty,
-// stopping at the project and home folders: the folders an install
-// created go with the file.
-func removeEmptyDirs(dir string, stop []string) {
-	for {
-		dir = filepath.Clean(dir)
-		inside := false
-		for _, s := range stop {
-			if dir == s {
-				return
-			}
-			if strings.HasPrefix(dir, s+string(filepath.Separator)) {
-				inside = true
-			}
-		}
-		if !inside || os.Remove(dir) != nil { // Remove fails unless empty
-			return
-		}
-		dir = filepath.Dir(dir)
+// replan plans c again on the file as it is now.
+func replan(env Env, c Change) (Change, error) {
+	changes, _, err := Plan(env, c.Provider, c.Target, c.Events)
+	if err != nil {
+		return c, err
 	}
+	for _, n := range changes {
+		if n.Path == c.Path {
+			return n, nil
+		}
+	}
+	// Nothing to do there any more.
+	c.Old, c.OldExists = c.New, c.NewExists
+	return c, nil
 }
 
 // resolveLinks follows symbolic links to the file they name, so that a

@@ -13,7 +13,7 @@
 //   - everything else in a file stays byte for byte: the file is edited as
 //     text, in its own indentation, never decoded and re-encoded; install
 //     then uninstall gives the original file back (or removes a file
-//     install created);
+//     install created), and takes away only what install added (keep.go);
 //   - a file that does not parse is never written;
 //   - writes are atomic (temporary file and rename, same mode, through
 //     symbolic links) and the previous version is kept as a backup.
@@ -244,7 +244,11 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 	if isTOML {
 		ed, err = newTOMLEditor(old, t.Format)
 	} else {
-		ed, err = newJSONEditor(old, t.Format, fresh)
+		je, jerr := newJSONEditor(old, t.Format, fresh)
+		if jerr == nil {
+			je.mayRemove = env.mayRemove(realPath(path))
+		}
+		ed, err = je, jerr
 	}
 	kind := "JSON"
 	if isTOML {
@@ -308,11 +312,8 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 			ch.New = nil
 		}
 	} else if len(events) == 0 {
-		// Nothing of hookshim's is left: a file that is now no more than
-		// hookshim would have started from was created by install.
-		if (isTOML && strings.TrimSpace(text) == "") || (!isTOML && isSkeleton(text, t.Format)) {
-			ch.New, ch.NewExists = nil, false
-		}
+		// Nothing of hookshim's is left: give back what the user had.
+		env.settle(&ch, text, (isTOML && strings.TrimSpace(text) == "") || (!isTOML && isSkeleton(text, t.Format)))
 	}
 	if ch.NewExists {
 		if isTOML {

@@ -3,67 +3,78 @@ package install
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 
+	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
 
-// A small JSON text editor. Users' config files must survive an install
-// byte for byte outside hookshim's own entries: key order, indentation,
-// blank lines and unrelated entries stay. So the file is never decoded and
-// re-encoded; values are located in the text and spliced in or out, and new
+// Users' config files must survive an install byte for byte outside
+// hookshim's own entries: key order, indentation, blank lines, comments
+// and trailing commas stay (Gemini CLI, VS Code and Cursor read JSON with
+// comments). So a file is parsed with hujson, whose syntax tree keeps every
+// byte of the input, members are added and removed in that tree, and new
 // values are written in the file's own indentation.
 
-// jdoc is a JSON document being edited.
+// jdoc is a JSON (or JSONC) document being edited.
 type jdoc struct {
-	s     string
-	unit  string // one level of indentation
-	colon string // ": " or ":"
+	root  hujson.Value // the syntax tree; offsets match s
+	s     string       // the text the tree packs to
+	unit  string       // one level of indentation
+	colon string       // ": " or ":"
 	// fresh: a file install creates, laid out on several lines even
 	// while it is still "{}".
 	fresh bool
 	nl    string // "\n", or "\r\n" in a file that uses it
 }
 
-// newJDoc checks that s is a JSON object and learns its style.
+// newJDoc checks that s is a JSON object (comments and trailing commas
+// allowed) and learns its style.
 func newJDoc(s string) (*jdoc, error) {
-	if err := checkJSON(s); err != nil {
+	v, err := parseJSONC(s)
+	if err != nil {
 		return nil, err
 	}
-	if v := gjson.Parse(s); !v.IsObject() {
-		return nil, fmt.Errorf("the file is JSON but not an object")
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		return nil, errors.New("the file is JSON but not an object")
 	}
-	d := &jdoc{s: s, unit: "  ", colon: ": ", nl: "\n"}
+	d := &jdoc{root: v, s: s, unit: "  ", colon: ": ", nl: "\n"}
 	d.learnStyle()
 	return d, nil
 }
 
-// checkJSON reports where a document stops being JSON.
-func checkJSON(s string) error {
-	if gjson.Valid(s) {
-		return nil
-	}
-	var v any
-	err := json.Unmarshal([]byte(s), &v)
-	if se, ok := err.(*json.SyntaxError); ok {
-		line, col := lineCol(s, int(se.Offset))
-		return fmt.Errorf("line %d, column %d: %v", line, col, se)
-	}
+func parseJSONC(s string) (hujson.Value, error) {
+	v, err := hujson.Parse([]byte(s))
 	if err != nil {
-		return err
+		return v, errors.New(strings.TrimPrefix(err.Error(), "hujson: "))
 	}
-	return fmt.Errorf("not valid JSON")
+	return v, nil
 }
 
-func lineCol(s string, off int) (int, int) {
-	if off > len(s) {
-		off = len(s)
+// checkJSON reports where a document stops being JSON (with comments and
+// trailing commas, which the tools hookshim installs into accept).
+func checkJSON(s string) error {
+	_, err := parseJSONC(s)
+	return err
+}
+
+// standard is s as plain JSON: comments and trailing commas become
+// spaces, so gjson and encoding/json can read it.
+func standard(s string) string {
+	b, err := hujson.Standardize([]byte(s))
+	if err != nil {
+		return s
 	}
-	line := 1 + strings.Count(s[:off], "\n")
-	col := off - strings.LastIndex(s[:off], "\n")
-	return line, col
+	return string(b)
+}
+
+// sync packs the tree after an edit and brings its offsets up to date.
+func (d *jdoc) sync() {
+	d.s = string(d.root.Pack())
+	d.root.UpdateOffsets()
 }
 
 // learnStyle finds the indentation unit (the first indented line's
@@ -104,140 +115,56 @@ func (p path) String() string {
 	return b.String()
 }
 
-// span is one member of a container: the key (objects) and the value.
-type span struct {
-	start    int // key start for objects, value start for arrays
-	valStart int
-	valEnd   int
-	key      string
-}
-
-// skipWS returns the first index at or after i that is not whitespace.
-func skipWS(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the index just past the value that starts at i. The
-// document is known to be valid.
-func valueEnd(s string, i int) int {
-	switch s[i] {
-	case '"':
-		return stringEnd(s, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = stringEnd(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
-	default:
-		j := i
-		for j < len(s) && !strings.ContainsRune(",]} \t\r\n", rune(s[j])) {
-			j++
-		}
-		return j
-	}
-}
-
-func stringEnd(s string, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(s)
-}
-
-// members lists the members of the container starting at cs and returns
-// the index of its closing bracket.
-func members(s string, cs int) ([]span, int) {
-	var out []span
-	obj := s[cs] == '{'
-	i := skipWS(s, cs+1)
-	for i < len(s) && s[i] != '}' && s[i] != ']' {
-		sp := span{start: i}
-		if obj {
-			ke := stringEnd(s, i)
-			var key string
-			_ = json.Unmarshal([]byte(s[i:ke]), &key)
-			sp.key = key
-			i = skipWS(s, ke)
-			i = skipWS(s, i+1) // the colon
-		}
-		sp.valStart = i
-		sp.valEnd = valueEnd(s, i)
-		out = append(out, sp)
-		i = skipWS(s, sp.valEnd)
-		if i < len(s) && s[i] == ',' {
-			i = skipWS(s, i+1)
-		}
-	}
-	return out, i
-}
-
-// locate returns the value span at p, or ok false.
-func (d *jdoc) locate(p path) (start, end int, ok bool) {
-	start = skipWS(d.s, 0)
-	end = valueEnd(d.s, start)
+// find returns the value at p, or nil.
+func (d *jdoc) find(p path) *hujson.Value {
+	v := &d.root
 	for _, e := range p {
-		if start >= len(d.s) {
-			return 0, 0, false
-		}
-		c := d.s[start]
-		mems, _ := func() ([]span, int) {
-			if c != '{' && c != '[' {
-				return nil, 0
-			}
-			return members(d.s, start)
-		}()
-		found := false
 		switch k := e.(type) {
 		case string:
-			if c != '{' {
-				return 0, 0, false
+			obj, ok := v.Value.(*hujson.Object)
+			if !ok {
+				return nil
 			}
-			// JSON allows duplicate keys; like most readers, the last wins.
-			for i := len(mems) - 1; i >= 0; i-- {
-				if mems[i].key == k {
-					start, end, found = mems[i].valStart, mems[i].valEnd, true
-					break
-				}
+			i := memberIndex(obj, k)
+			if i < 0 {
+				return nil
 			}
+			v = &obj.Members[i].Value
 		case int:
-			if c != '[' || k < 0 || k >= len(mems) {
-				return 0, 0, false
+			arr, ok := v.Value.(*hujson.Array)
+			if !ok || k < 0 || k >= len(arr.Elements) {
+				return nil
 			}
-			start, end, found = mems[k].valStart, mems[k].valEnd, true
-		}
-		if !found {
-			return 0, 0, false
+			v = &arr.Elements[k]
 		}
 	}
-	return start, end, true
+	return v
 }
 
-// get returns the raw value at p.
+// memberIndex is the index of key in obj, -1 when absent. JSON allows
+// duplicate keys; like most readers, the last wins.
+func memberIndex(obj *hujson.Object, key string) int {
+	for i := len(obj.Members) - 1; i >= 0; i-- {
+		if lit, ok := obj.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the value at p as plain JSON.
 func (d *jdoc) get(p path) (gjson.Result, bool) {
-	s, e, ok := d.locate(p)
-	if !ok {
+	v := d.find(p)
+	if v == nil {
 		return gjson.Result{}, false
 	}
-	return gjson.Parse(d.s[s:e]), true
+	raw := d.s[v.StartOffset:v.EndOffset]
+	if !v.IsStandard() {
+		c := hujson.Value{Value: v.Clone().Value}
+		c.Standardize()
+		raw = string(c.Pack())
+	}
+	return gjson.Parse(raw), true
 }
 
 // lineIndent is the whitespace that starts the line holding position i.
@@ -343,11 +270,21 @@ func quoteJSON(s string) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
+// valueOf parses text install rendered.
+func valueOf(text string) hujson.ValueTrimmed {
+	v, err := hujson.Parse([]byte(text))
+	if err != nil {
+		panic("hookshim rendered invalid JSON: " + err.Error())
+	}
+	return v.Value
+}
+
 // set puts raw at p: it replaces an existing value, or adds the member to
 // the object at p's parent, which must exist.
 func (d *jdoc) set(p path, raw string) error {
-	if s, e, ok := d.locate(p); ok {
-		d.s = d.s[:s] + d.render(raw, d.lineIndent(s), d.multiline()) + d.s[e:]
+	if v := d.find(p); v != nil {
+		v.Value = valueOf(d.render(raw, d.lineIndent(v.StartOffset), d.multiline()))
+		d.sync()
 		return nil
 	}
 	parent, last := p[:len(p)-1], p[len(p)-1]
@@ -355,110 +292,301 @@ func (d *jdoc) set(p path, raw string) error {
 	if !ok {
 		return fmt.Errorf("no element %v", p)
 	}
-	cs, _, ok := d.locate(parent)
-	if !ok || d.s[cs] != '{' {
+	c := d.find(parent)
+	if c == nil || c.Value.Kind() != '{' {
 		return fmt.Errorf("%v is not an object", parent)
 	}
-	d.insert(cs, key, raw)
+	d.insert(c, key, raw)
 	return nil
 }
 
 // appendTo adds raw at the end of the array at p.
 func (d *jdoc) appendTo(p path, raw string) error {
-	cs, _, ok := d.locate(p)
-	if !ok || d.s[cs] != '[' {
+	c := d.find(p)
+	if c == nil || c.Value.Kind() != '[' {
 		return fmt.Errorf("%v is not an array", p)
 	}
-	d.insert(cs, "", raw)
+	d.insert(c, "", raw)
 	return nil
 }
 
-// insert adds a member (key "" for arrays) at the end of the container
-// that starts at cs.
-func (d *jdoc) insert(cs int, key, raw string) {
-	mems, ce := members(d.s, cs)
+// container is what objects and arrays share for editing: the slots of
+// their members, in order, and the extra before the closing bracket.
+type container struct {
+	obj *hujson.Object
+	arr *hujson.Array
+}
+
+func containerOf(v *hujson.Value) container {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		return container{obj: c}
+	case *hujson.Array:
+		return container{arr: c}
+	}
+	return container{}
+}
+
+func (c container) len() int {
+	if c.obj != nil {
+		return len(c.obj.Members)
+	}
+	return len(c.arr.Elements)
+}
+
+// lead is the extra before member i: after the opening bracket or the
+// comma that precedes it.
+func (c container) lead(i int) *hujson.Extra {
+	if c.obj != nil {
+		return &c.obj.Members[i].Name.BeforeExtra
+	}
+	return &c.arr.Elements[i].BeforeExtra
+}
+
+// value is member i's value.
+func (c container) value(i int) *hujson.Value {
+	if c.obj != nil {
+		return &c.obj.Members[i].Value
+	}
+	return &c.arr.Elements[i]
+}
+
+// start is where member i starts in the text: its key, or the element.
+func (c container) start(i int) int {
+	if c.obj != nil {
+		return c.obj.Members[i].Name.StartOffset
+	}
+	return c.arr.Elements[i].StartOffset
+}
+
+// tail is the extra before the closing bracket.
+func (c container) tail() *hujson.Extra {
+	if c.obj != nil {
+		return &c.obj.AfterExtra
+	}
+	return &c.arr.AfterExtra
+}
+
+func (c container) removeAt(i int) {
+	if c.obj != nil {
+		c.obj.Members = append(c.obj.Members[:i:i], c.obj.Members[i+1:]...)
+		return
+	}
+	c.arr.Elements = append(c.arr.Elements[:i:i], c.arr.Elements[i+1:]...)
+}
+
+// insert adds a member (key "" for arrays) at the end of the container v.
+// The new member takes the indentation and separators of those before it,
+// or of the file when it is the first.
+func (d *jdoc) insert(v *hujson.Value, key, raw string) {
+	c := containerOf(v)
+	cs := v.StartOffset
+	ce := v.EndOffset - 1 // the closing bracket
+	n := c.len()
 	base := d.lineIndent(cs)
 	multi := d.multiline()
 	child := base + d.unit
-	if len(mems) > 0 {
-		multi = strings.Contains(d.s[cs:mems[0].start], "\n")
+	if n > 0 {
+		multi = strings.Contains(d.s[cs:c.start(0)], "\n")
 		if multi {
-			child = d.lineIndent(mems[0].start)
+			child = d.lineIndent(c.start(0))
 		}
 	}
-	text := d.render(raw, child, multi)
-	if d.s[cs] == '{' {
+	m := hujson.Value{Value: valueOf(d.render(raw, child, multi))}
+	var name hujson.Value
+	if c.obj != nil {
+		name.Value = hujson.Literal(quoteJSON(key))
 		colon := d.colon
-		if !multi && d.colon == ": " && len(mems) > 0 && !strings.Contains(d.s[cs:ce], ": ") {
+		if !multi && d.colon == ": " && n > 0 && !strings.Contains(d.s[cs:ce], ": ") {
 			colon = ":"
 		}
-		text = quoteJSON(key) + colon + text
-	}
-	if len(mems) == 0 {
-		if multi {
-			text = d.nl + child + text + d.nl + base
+		if colon == ": " {
+			m.BeforeExtra = hujson.Extra(" ")
 		}
-		d.s = d.s[:cs+1] + text + d.s[ce:]
-		return
 	}
-	sep := ","
-	if multi {
-		sep = "," + d.nl + child
-	} else if inner := d.s[cs:ce]; strings.Contains(inner, ", ") || (!strings.Contains(inner, ",") && d.colon == ": ") {
-		sep = ", "
+	var lead string
+	tail := c.tail()
+	if n == 0 {
+		// The first member replaces the blank between the brackets; a
+		// comment there stays, before it.
+		kept := string(withComments(*tail))
+		*tail = nil
+		if multi {
+			lead = strings.TrimSuffix(kept, "\n") + d.nl + child
+			*tail = hujson.Extra(d.nl + base)
+		} else if kept != "" {
+			lead = kept + " "
+		}
+	} else {
+		switch {
+		case multi:
+			lead = d.nl + child
+		case strings.Contains(d.s[cs:ce], ", ") || (!strings.Contains(d.s[cs:ce], ",") && d.colon == ": "):
+			lead = " "
+		}
+		// The new member takes the last one's place before the closing
+		// bracket (and its trailing comma, if the file has them); a
+		// comment on the last member's line stays on that line.
+		last := c.value(n - 1)
+		m.AfterExtra, last.AfterExtra = last.AfterExtra, nil
+		if multi {
+			same, rest := splitSameLine(*tail)
+			if hasComment(same) {
+				lead = string(same) + lead
+				*tail = rest
+			}
+		}
 	}
-	end := mems[len(mems)-1].valEnd
-	d.s = d.s[:end] + sep + text + d.s[end:]
+	if c.obj != nil {
+		name.BeforeExtra = hujson.Extra(lead)
+		c.obj.Members = append(c.obj.Members, hujson.ObjectMember{Name: name, Value: m})
+	} else {
+		m.BeforeExtra = hujson.Extra(lead)
+		c.arr.Elements = append(c.arr.Elements, m)
+	}
+	d.sync()
 }
 
 // remove deletes the member at p, with the separator that went with it.
+// Comments around it that belong to its neighbours stay.
 func (d *jdoc) remove(p path) error {
 	parent, last := p[:len(p)-1], p[len(p)-1]
-	cs, _, ok := d.locate(parent)
-	if !ok {
+	pv := d.find(parent)
+	if pv == nil {
 		return fmt.Errorf("no %v", parent)
 	}
-	mems, ce := members(d.s, cs)
+	c := containerOf(pv)
+	if c.obj == nil && c.arr == nil {
+		return fmt.Errorf("no %v", p)
+	}
 	k := -1
 	switch e := last.(type) {
 	case string:
-		for i := len(mems) - 1; i >= 0; i-- {
-			if mems[i].key == e {
-				k = i
-				break
-			}
+		if c.obj != nil {
+			k = memberIndex(c.obj, e)
 		}
 	case int:
 		k = e
 	}
-	if k < 0 || k >= len(mems) {
+	n := c.len()
+	if k < 0 || k >= n {
 		return fmt.Errorf("no %v", p)
 	}
+	lead := *c.lead(k)
+	tail := c.tail()
 	switch {
-	case len(mems) == 1:
-		d.s = d.s[:cs+1] + d.s[ce:]
-	case k < len(mems)-1:
-		d.s = d.s[:mems[k].start] + d.s[mems[k+1].start:]
+	case n == 1:
+		// {} again, but for comments.
+		kept := withComments(lead)
+		if !hasComment(lead) && !hasComment(*tail) {
+			*tail = nil
+		} else if len(kept) > 0 {
+			rest := *tail
+			if bytes.HasSuffix(kept, []byte("\n")) {
+				rest = trimFirstLineBreak(rest)
+			}
+			*tail = append(append(hujson.Extra{}, kept...), rest...)
+		}
+	case k < n-1:
+		// The next member takes this one's place after the separator; a
+		// comment after this member's comma goes with it, comment lines
+		// before the next member stay.
+		next := c.lead(k + 1)
+		same, _ := splitSameLine(lead)
+		_, rest := splitSameLine(*next)
+		if hasComment(same) || hasComment(rest) {
+			if !hasComment(same) {
+				same = nil
+			}
+			*next = joinExtra(same, rest)
+		} else {
+			*next = lead
+		}
 	default:
-		d.s = d.s[:mems[k-1].valEnd] + d.s[mems[k].valEnd:]
+		// The previous member becomes the last: it takes this one's
+		// trailing comma, if any; a comment that was on its line stays.
+		c.value(k - 1).AfterExtra = c.value(k).AfterExtra
+		if same, _ := splitSameLine(lead); hasComment(same) {
+			*tail = joinExtra(same, *tail)
+		}
 	}
+	c.removeAt(k)
+	d.sync()
 	return nil
 }
 
 // length is the number of members of the container at p (-1: none there).
 func (d *jdoc) length(p path) int {
-	s, _, ok := d.locate(p)
-	if !ok || (d.s[s] != '{' && d.s[s] != '[') {
+	v := d.find(p)
+	if v == nil {
 		return -1
 	}
-	mems, _ := members(d.s, s)
-	return len(mems)
+	c := containerOf(v)
+	if c.obj == nil && c.arr == nil {
+		return -1
+	}
+	return c.len()
+}
+
+// Comments in an extra: hujson's whitespace and comments between tokens.
+
+func hasComment(e []byte) bool { return !hujson.Extra(e).IsStandard() }
+
+// withComments is e up to the end of its last comment (a line comment
+// with its line break); empty without one.
+func withComments(e []byte) []byte {
+	t := bytes.TrimRight(e, " \t\r\n")
+	if len(t) == 0 || hujson.Extra(t).IsValid() {
+		return t
+	}
+	// It ends in a line comment, which owns its line break.
+	return e[:len(t)+bytes.IndexByte(e[len(t):], '\n')+1]
+}
+
+// splitSameLine cuts e before its first line break: what stays on the
+// line of the value before it, and the rest. A block comment that goes on
+// past that line break is all rest.
+func splitSameLine(e []byte) (same, rest []byte) {
+	i := bytes.IndexByte(e, '\n')
+	if i < 0 {
+		return e, nil
+	}
+	if !hujson.Extra(e[:i+1]).IsValid() {
+		return nil, e
+	}
+	if i > 0 && e[i-1] == '\r' {
+		i--
+	}
+	return e[:i], e[i:]
+}
+
+// joinExtra is a then b; a line comment at the end of a keeps its line
+// break, so that what follows is not commented out.
+func joinExtra(a, b []byte) hujson.Extra {
+	out := append(hujson.Extra{}, a...)
+	if !hujson.Extra(a).IsValid() && len(trimFirstLineBreak(b)) == len(b) {
+		out = append(out, '\n')
+	}
+	return append(out, b...)
+}
+
+// trimFirstLineBreak drops the blanks up to and including e's first line
+// break, when e starts with them.
+func trimFirstLineBreak(e []byte) []byte {
+	i := 0
+	for i < len(e) && (e[i] == ' ' || e[i] == '\t' || e[i] == '\r') {
+		i++
+	}
+	if i < len(e) && e[i] == '\n' {
+		return e[i+1:]
+	}
+	return e
 }
 
 // jsonEqual compares two JSON values by meaning.
 func jsonEqual(a, b string) bool {
 	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+	if json.Unmarshal([]byte(standard(a)), &x) != nil || json.Unmarshal([]byte(standard(b)), &y) != nil {
 		return false
 	}
 	return reflect.DeepEqual(x, y)

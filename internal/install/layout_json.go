@@ -28,7 +28,12 @@ type editor interface {
 type jsonEditor struct {
 	d *jdoc
 	f *provider.Format
+	// mayRemove says whether a container left empty by a removal may go
+	// (nil: yes); see Env.mayRemove.
+	mayRemove func(path) bool
 }
+
+func (e *jsonEditor) removable(key path) bool { return e.mayRemove == nil || e.mayRemove(key) }
 
 func newJSONEditor(text string, f *provider.Format, fresh bool) (*jsonEditor, error) {
 	if fresh {
@@ -160,8 +165,9 @@ func (e *jsonEditor) replace(it item, entry string) error {
 	return e.d.set(it.loc.(path), entry)
 }
 
-// remove deletes an entry, then every container that only held it: an
-// install followed by an uninstall gives the file back as it was.
+// remove deletes an entry, then the group that only held it, and the
+// list and hooks key it leaves empty when install added them: an install
+// followed by an uninstall gives the file back as it was.
 func (e *jsonEditor) remove(it item) error {
 	p := it.loc.(path)
 	if err := e.d.remove(p); err != nil {
@@ -177,13 +183,13 @@ func (e *jsonEditor) remove(it item) error {
 		}
 	}
 	if e.f.Layout != provider.LayoutArray {
-		if list := p[:n+1]; e.d.length(list) == 0 {
+		if list := p[:n+1]; e.d.length(list) == 0 && e.removable(list) {
 			if err := e.d.remove(list); err != nil {
 				return err
 			}
 		}
 	}
-	if n > 0 && e.d.length(hooksKey) == 0 {
+	if n > 0 && e.d.length(hooksKey) == 0 && e.removable(hooksKey) {
 		return e.d.remove(hooksKey)
 	}
 	return nil

@@ -273,7 +273,7 @@ func Disabled(env Env, p *provider.Provider) []string {
 			}
 			v, ok = dig(m, strings.Split(sw.Key, "."))
 		} else {
-			r := gjson.Get(text, sw.Key)
+			r := gjson.Get(standard(text), sw.Key) // comments allowed
 			v, ok = r.Value(), r.Exists()
 		}
 		if ok && v == sw.Off {
