@@ -305,7 +305,11 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 	text := ed.text()
 	ch := Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: exists,
 		New: []byte(text), NewExists: true, Mode: fileMode(t, 0o644), Events: events}
-	if text == old {
+	if len(events) == 0 && !exists {
+		// Uninstall from a file that is not there: nothing to give back,
+		// and the skeleton a fresh editor starts from is not the user's.
+		ch.New, ch.NewExists = nil, false
+	} else if text == old {
 		ch.New = ch.Old
 		ch.NewExists = exists
 		if !exists {
