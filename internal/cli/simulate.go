@@ -9,11 +9,11 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/normalize"
+	"github.com/hookshim/hookshim/internal/pipeline"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -85,17 +85,12 @@ func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) st
 			return 2
 		}
 	}
-	c := &hookCall{
-		flags:   hookFlags{provider: pr.ID, event: *ev, config: *cfg},
-		getenv:  simEnv(getenv),
-		started: time.Now(),
-	}
-	ans := c.answer(raw, nil)
+	ans, rec := pipeline.Call(raw, nil, simEnv(getenv), pipeline.Options{Provider: pr.ID, Event: *ev, Config: *cfg, Version: version()})
 	fmt.Fprintf(stdout, "payload (%s):\n%s\n", pr.Name, indentJSON(raw))
-	if c.ev != nil {
-		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(c.ev)))
+	if rec.Event != nil {
+		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(rec.Event)))
 	}
-	fmt.Fprintf(stdout, "\n%s", c.trace.explain())
+	fmt.Fprintf(stdout, "\n%s", explain(rec))
 	fmt.Fprintf(stdout, "\nanswer to %s:\n  exit %d\n  stdout: %s\n", pr.Name, ans.Exit, orNothing(ans.Stdout))
 	if ans.Stderr != "" {
 		fmt.Fprintf(stdout, "  stderr: %s\n", strings.TrimRight(ans.Stderr, "\n"))
@@ -183,23 +178,17 @@ func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
 	fmt.Fprintln(tw, "PROVIDER\tSAMPLE\tCANONICAL EVENT\tDECISION\tEXIT\tNATIVE ANSWER (stdout)")
 	last := ""
 	for _, s := range hookshim.Samples() {
-		c := &hookCall{
-			flags:   hookFlags{provider: s.Provider.ID, event: s.Event},
-			getenv:  simEnv(getenv),
-			started: time.Now(),
-			configs: policy,
-		}
-		ans := c.answer(s.Raw, nil)
+		ans, rec := pipeline.Call(s.Raw, nil, simEnv(getenv), pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Version: version(), Configs: policy})
 		decision := "none"
-		if c.trace.verdict != nil {
-			decision = c.trace.verdict.Decision.String()
-			if decision == "none" && c.trace.verdict.Context != "" {
+		if rec.Verdict != nil {
+			decision = rec.Verdict.Decision.String()
+			if decision == "none" && rec.Verdict.Context != "" {
 				decision = "context"
 			}
 		}
-		canonical := string(c.trace.canonical)
-		if c.ev != nil {
-			canonical = string(c.ev.Name) // the payload may turn an event into its failure variant
+		canonical := string(rec.Canonical)
+		if rec.Event != nil {
+			canonical = string(rec.Event.Name) // the payload may turn an event into its failure variant
 		}
 		if canonical == "" {
 			canonical = "-"
