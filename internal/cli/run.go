@@ -50,7 +50,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		Config:   f.config,
 		Explain:  f.explain,
 		Timeout:  time.Duration(f.timeout * float64(time.Second)),
-		Version:  version(),
+		Version:  version,
 		Started:  started,
 	})
 	if flagErr != nil {

@@ -85,7 +85,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) st
 			return 2
 		}
 	}
-	ans, rec := pipeline.Call(raw, nil, simEnv(getenv), pipeline.Options{Provider: pr.ID, Event: *ev, Config: *cfg, Version: version()})
+	ans, rec := pipeline.Call(raw, nil, simEnv(getenv), pipeline.Options{Provider: pr.ID, Event: *ev, Config: *cfg, Version: version})
 	fmt.Fprintf(stdout, "payload (%s):\n%s\n", pr.Name, indentJSON(raw))
 	if rec.Event != nil {
 		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(rec.Event)))
@@ -178,7 +178,7 @@ func simulateAll(stdout, stderr io.Writer, getenv func(string) string) int {
 	fmt.Fprintln(tw, "PROVIDER\tSAMPLE\tCANONICAL EVENT\tDECISION\tEXIT\tNATIVE ANSWER (stdout)")
 	last := ""
 	for _, s := range hookshim.Samples() {
-		ans, rec := pipeline.Call(s.Raw, nil, simEnv(getenv), pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Version: version(), Configs: policy})
+		ans, rec := pipeline.Call(s.Raw, nil, simEnv(getenv), pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Version: version, Configs: policy})
 		decision := "none"
 		if rec.Verdict != nil {
 			decision = rec.Verdict.Decision.String()

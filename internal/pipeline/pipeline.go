@@ -49,8 +49,11 @@ type Options struct {
 	Config   string        // --config: this file alone, trusted, instead of discovery
 	Explain  bool          // score every provider for the Record (--explain), not only the one that wins
 	Timeout  time.Duration // the tool's hook timeout; 0: the provider's, else DefaultToolTimeout
-	Version  string        // hookshim's version, for the handlers' envelope
-	Started  time.Time     // when the call began, for the deadline; zero: now
+	// Version is hookshim's version, for the handlers' envelope: asked
+	// for only when a handler runs (reading the build info costs more than
+	// a call that runs nothing); nil: "devel".
+	Version func() string
+	Started time.Time // when the call began, for the deadline; zero: now
 
 	// Configs, when not nil, is the policy in force instead of the
 	// discovered one; trust and duplicate detection are skipped
@@ -129,9 +132,8 @@ type call struct {
 	spec *provider.Spec
 	ev   *event.Event
 
-	onError    string   // "deny" when a config in force fails closed
-	untrusted  []string // configs found but not allowed, with the fix
-	allowances []string // the trust records of the configs allowed
+	onError   string   // "deny" when a config in force fails closed
+	untrusted []string // configs found but not allowed, with the fix
 }
 
 func (c *call) answer(raw []byte, readErr error) respond.Answer {
@@ -286,8 +288,8 @@ func (c *call) note(s string)    { c.rec.Notes = append(c.rec.Notes, s) }
 func (c *call) problem(s string) { c.rec.Problems = append(c.rec.Problems, s) }
 
 func (c *call) version() string {
-	if c.opts.Version != "" {
-		return c.opts.Version
+	if c.opts.Version != nil {
+		return c.opts.Version()
 	}
 	return "devel"
 }
@@ -367,9 +369,15 @@ func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim
 	if c.opts.Configs != nil {
 		return nil // simulate: every call is its own
 	}
-	dc := dedupe.Call{Provider: c.pr.ID, Event: c.ev, SplitEvents: c.pr.SplitEvents, Hooks: hooks, Files: c.allowances}
+	dc := dedupe.Call{Provider: c.pr.ID, Event: c.ev, SplitEvents: c.pr.SplitEvents, Hooks: hooks}
 	for _, f := range configs {
 		dc.Configs = append(dc.Configs, f.File)
+		if f.Discovered && c.getenv("HOOKSHIM_TRUST_ALL") != "1" {
+			// The record that allowed it: a new allow is a new policy.
+			if store, err := trust.DefaultStore(c.getenv); err == nil {
+				dc.Files = append(dc.Files, store.Allowance(f.Path))
+			}
+		}
 	}
 	for _, h := range hooks {
 		dc.Files = append(dc.Files, run.Files(h)...)
@@ -401,7 +409,6 @@ func (c *call) trusted(found []config.Found) []config.Found {
 		}
 		if state == trust.Allowed {
 			out = append(out, f)
-			c.allowances = append(c.allowances, store.Allowance(f.Path))
 			continue
 		}
 		c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", f.Path, state, f.Path))

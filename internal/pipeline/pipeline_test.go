@@ -56,7 +56,7 @@ const denyPolicy = `{"spec": "hooks/0.1", "hooks": [
 func TestCallRunsTheMatchingHandler(t *testing.T) {
 	unixOnly(t)
 	getenv, dir := env(t, denyPolicy)
-	ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code", Version: "v1.2.3"})
+	ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code", Version: func() string { return "v1.2.3" }})
 	require.Equal(t, 0, ans.Exit)
 	require.Contains(t, string(ans.Stdout), `"permissionDecision":"deny","permissionDecisionReason":"no"`)
 	require.Equal(t, "claude-code", rec.Provider.ID)
