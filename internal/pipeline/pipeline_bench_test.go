@@ -11,33 +11,16 @@ import (
 // duplicate answered from the call it duplicates (its key, its claim, the
 // published answers read back; no process is started).
 func BenchmarkCall(b *testing.B) {
-	root := b.TempDir()
-	project := filepath.Join(root, "project")
-	bare := filepath.Join(root, "bare")
-	for _, d := range []string{project, bare} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
 	cfg := `{"spec": "hooks/0.1", "hooks": [
   {"name": "prompts", "event": "before_prompt", "handler": {"type": "command", "command": "./policy.sh"}},
   {"name": "guard", "event": "before_tool_execute", "matcher": "shell", "handler": {"type": "command", "command": "./policy.sh"}}
 ]}`
-	if err := os.WriteFile(filepath.Join(project, ".openhook.json"), []byte(cfg), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	getenv, project := env(b, cfg)
 	policy := "#!/bin/sh\necho '{\"decision\":\"deny\",\"reason\":\"no\"}'\n"
 	if err := os.WriteFile(filepath.Join(project, "policy.sh"), []byte(policy), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	vars := map[string]string{
-		"HOME":               root,
-		"XDG_CONFIG_HOME":    filepath.Join(root, "config"),
-		"XDG_STATE_HOME":     filepath.Join(root, "state"),
-		"XDG_RUNTIME_DIR":    filepath.Join(root, "run"),
-		"HOOKSHIM_TRUST_ALL": "1",
-	}
-	getenv := func(k string) string { return vars[k] }
+	bare := b.TempDir()
 	opts := Options{Provider: "claude-code"}
 	for _, c := range []struct {
 		name string

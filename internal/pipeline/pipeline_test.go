@@ -17,7 +17,7 @@ import (
 
 // env is a process environment rooted in a temporary home, with the
 // project directory dir holding config (if not "").
-func env(t *testing.T, config string) (getenv func(string) string, dir string) {
+func env(t testing.TB, config string) (getenv func(string) string, dir string) {
 	t.Helper()
 	root := t.TempDir()
 	dir = filepath.Join(root, "project")
