@@ -43,7 +43,7 @@ func explain(t *pipeline.Record) string {
 		fmt.Fprintf(&b, "  handlers: %s\n", strings.Join(t.Matched, ", "))
 	}
 	if t.ReusedFrom != "" {
-		fmt.Fprintf(&b, "  reused: the answers of call %s (a duplicate of this call, already being answered); no handler was run again\n", t.ReusedFrom)
+		fmt.Fprintf(&b, "  reused: the answers of call %s, which this call duplicates; no handler was run again\n", t.ReusedFrom)
 	} else if t.Call != "" {
 		fmt.Fprintf(&b, "  call: %s\n", t.Call)
 	}
@@ -51,6 +51,10 @@ func explain(t *pipeline.Record) string {
 		switch {
 		case r.Async:
 			fmt.Fprintf(&b, "    %s: started in the background\n", r.Hook.Name)
+		case t.ReusedFrom != "" && r.Err != nil:
+			fmt.Fprintf(&b, "    %s: failed in that call: %v%s\n", r.Hook.Name, r.Err, hint(r.Err))
+		case t.ReusedFrom != "":
+			fmt.Fprintf(&b, "    %s: decision %s, in that call\n", r.Hook.Name, r.Output.Decision)
 		case r.Err != nil:
 			fmt.Fprintf(&b, "    %s: failed after %s: %v%s\n", r.Hook.Name, r.Duration.Round(time.Millisecond), r.Err, hint(r.Err))
 		default:

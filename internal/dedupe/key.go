@@ -35,7 +35,7 @@ type Call struct {
 	Configs []*config.File // the configs in force: their content, as read for this call
 	// Files whose change is a change of policy: the handlers' programs
 	// and scripts, the trust records that allowed the configs. Each is
-	// known by its size and modification time (a stat, not a read).
+	// known by its size, modification time and mode (a stat, not a read).
 	Files []string
 }
 
@@ -100,11 +100,13 @@ func Key(c Call) (string, time.Duration) {
 	k.count(len(c.Files))
 	for _, p := range c.Files {
 		k.str(p)
-		var n [17]byte // absent: all zero
+		var n [21]byte // absent: all zero
 		if st, err := os.Stat(p); err == nil {
 			n[0] = 1
 			binary.LittleEndian.PutUint64(n[1:9], uint64(st.Size()))
-			binary.LittleEndian.PutUint64(n[9:], uint64(st.ModTime().UnixNano()))
+			binary.LittleEndian.PutUint64(n[9:17], uint64(st.ModTime().UnixNano()))
+			// chmod +x changes the mode, not the time.
+			binary.LittleEndian.PutUint32(n[17:], uint32(st.Mode()))
 		}
 		k.h.Write(n[:])
 	}

@@ -109,6 +109,11 @@ func TestKeyChangesWithThePolicy(t *testing.T) {
 	require.NotEqual(t, base, k, "a handler script of another size, with the same time")
 	base = k
 
+	require.NoError(t, os.Chmod(c.Files[0], 0o644))
+	k, _ = Key(c)
+	require.NotEqual(t, base, k, "a handler script made executable or not")
+	base = k
+
 	require.NoError(t, os.Remove(c.Files[0]))
 	k, _ = Key(c)
 	require.NotEqual(t, base, k, "a handler script removed")
