@@ -78,9 +78,9 @@ type Record struct {
 	Call       string // this call's id (its handlers' envelope id), when it ran handlers
 	ReusedFrom string // the id of the call whose handlers' answers this duplicate reused
 
-	// Problems are failures the user should see: cli prints each as one
-	// warning line where the tool's stderr is free for it. Notes are for
-	// --explain and the log only.
+	// Problems are hookshim's own failures and the configs' warnings;
+	// with the handlers that failed, they are the Warnings the user sees.
+	// Notes are for --explain and the log only.
 	Problems []string
 	Notes    []string
 }
