@@ -315,14 +315,14 @@ func commandUsage(name string) string {
 // stderr, only when stderr is a terminal. A tool never gives its hooks a
 // terminal for stderr (it reads what they print), so hook calls never see
 // it; stdin is no guide, as a payload typed by hand is usually piped in or
-// redirected from a file. searched lists where configs were looked for.
-// It reports whether it printed.
-func noConfigNotice(stderr io.Writer, searched []string) bool {
+// redirected from a file. noConfig is the pipeline's "no config found
+// (searched: …)". It reports whether it printed.
+func noConfigNotice(stderr io.Writer, noConfig string) bool {
 	f, ok := stderr.(*os.File)
 	if !ok || !isTerminal(f) {
 		return false
 	}
-	warningf(stderr, "no config found (searched: %s): hookshim allows every call", strings.Join(searched, ", "))
+	warningf(stderr, "%s: hookshim allows every call", noConfig)
 	hintf(stderr, "write a %s (README.md, \"Configure\"), or run 'hookshim simulate' to see the example policy", config.FileName)
 	return true
 }

@@ -10,13 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
+	"github.com/hookshim/hookshim/internal/pipeline"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -126,15 +126,9 @@ type simResult struct {
 // or a log: every simulated call goes through here. configs, when set,
 // replace discovery (the example policy).
 func simulateCall(prov, ev, cfg string, configs []config.Found, raw []byte, getenv func(string) string) simResult {
-	c := &hookCall{
-		flags:   hookFlags{provider: prov, event: ev, config: cfg},
-		getenv:  simEnv(getenv),
-		started: time.Now(),
-		configs: configs,
-	}
-	ans := c.answer(raw, nil)
-	return simResult{answer: ans, event: c.ev, canonical: c.trace.canonical, verdict: c.trace.verdict,
-		results: c.trace.results, explain: c.trace.explain()}
+	ans, rec := pipeline.Call(raw, nil, simEnv(getenv), pipeline.Options{Provider: prov, Event: ev, Config: cfg, Configs: configs, Version: version})
+	return simResult{answer: ans, event: rec.Event, canonical: rec.Canonical, verdict: rec.Verdict,
+		results: rec.Results, explain: explain(rec)}
 }
 
 // simPolicy chooses what one simulated call runs: the configs 'hookshim

@@ -7,61 +7,88 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/pipeline"
+	"github.com/hookshim/hookshim/internal/respond"
+	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/wire"
 )
 
-// explain renders the trace for people (--explain).
-func (t *trace) explain() string {
+// explain renders the record for people (--explain).
+func explain(t *pipeline.Record) string {
 	var b strings.Builder
 	b.WriteString("hookshim: explain\n")
-	if t.detection != nil {
-		b.WriteString(indent(t.detection.Explain()))
+	if t.Detection != nil {
+		b.WriteString(indent(t.Detection.Explain()))
 	}
-	if t.native != "" {
-		fmt.Fprintf(&b, "  event: %s", t.native)
-		if t.canonical != "" {
-			fmt.Fprintf(&b, " -> %s", t.canonical)
+	if t.Native != "" {
+		fmt.Fprintf(&b, "  event: %s", t.Native)
+		if t.Canonical != "" {
+			fmt.Fprintf(&b, " -> %s", t.Canonical)
 		}
 		b.WriteString("\n")
 	}
-	for _, c := range t.configs {
+	for _, c := range t.Configs {
 		fmt.Fprintf(&b, "  config: %s\n", c)
 	}
-	if t.canonical != "" {
-		if len(t.matched) == 0 {
-			b.WriteString("  handlers: none matched; nothing was run\n")
-		} else {
-			fmt.Fprintf(&b, "  handlers: %s\n", strings.Join(t.matched, ", "))
-		}
+	if t.NoConfig != "" {
+		fmt.Fprintf(&b, "  config: %s\n", t.NoConfig)
 	}
-	for _, r := range t.results {
+	switch {
+	case t.Canonical == "":
+	case t.NoConfig != "":
+		b.WriteString("  handlers: none, without a config; nothing was run\n")
+	case len(t.Matched) == 0:
+		b.WriteString("  handlers: none matched; nothing was run\n")
+	default:
+		fmt.Fprintf(&b, "  handlers: %s\n", strings.Join(t.Matched, ", "))
+	}
+	if t.ReusedFrom != "" {
+		fmt.Fprintf(&b, "  reused: the answers of call %s, which this call duplicates; no handler was run again\n", t.ReusedFrom)
+	} else if t.Call != "" {
+		fmt.Fprintf(&b, "  call: %s\n", t.Call)
+	}
+	for _, r := range t.Results {
 		switch {
 		case r.Async:
 			fmt.Fprintf(&b, "    %s: started in the background\n", r.Hook.Name)
+		case t.ReusedFrom != "" && r.Err != nil:
+			fmt.Fprintf(&b, "    %s: failed in that call: %v%s\n", r.Hook.Name, r.Err, hint(r.Err))
+		case t.ReusedFrom != "":
+			fmt.Fprintf(&b, "    %s: decision %s, in that call\n", r.Hook.Name, r.Output.Decision)
 		case r.Err != nil:
-			fmt.Fprintf(&b, "    %s: failed after %s: %v\n", r.Hook.Name, r.Duration.Round(time.Millisecond), r.Err)
+			fmt.Fprintf(&b, "    %s: failed after %s: %v%s\n", r.Hook.Name, r.Duration.Round(time.Millisecond), r.Err, hint(r.Err))
 		default:
 			fmt.Fprintf(&b, "    %s: exit %d after %s: decision %s\n", r.Hook.Name, r.Exit, r.Duration.Round(time.Millisecond), r.Output.Decision)
 		}
 	}
-	if t.verdict != nil {
-		fmt.Fprintf(&b, "  verdict: %s", t.verdict.Decision)
-		if t.verdict.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", t.verdict.Reason)
+	if t.Verdict != nil {
+		fmt.Fprintf(&b, "  verdict: %s", t.Verdict.Decision)
+		if t.Verdict.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", t.Verdict.Reason)
 		}
 		b.WriteString("\n")
-		for _, n := range t.verdict.Notes {
+		for _, n := range t.Verdict.Notes {
 			fmt.Fprintf(&b, "    note: %s\n", n)
 		}
 	}
-	for _, n := range t.notes {
+	for _, n := range t.Notes {
+		if n == t.NoConfig {
+			continue // said above
+		}
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
-	for _, p := range t.problems {
+	for _, p := range t.Problems {
 		fmt.Fprintf(&b, "  problem: %s\n", p)
 	}
 	return b.String()
+}
+
+// hint is a handler failure's fix, as " (hint: …)".
+func hint(err error) string {
+	if h := run.Hint(err); h != "" {
+		return " (hint: " + h + ")"
+	}
+	return ""
 }
 
 func indent(s string) string {
@@ -72,27 +99,32 @@ func indent(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// writeLog appends one JSON line to the log file, if there is one. The
-// line is written with a single append, so parallel calls do not interleave.
-func (c *hookCall) writeLog(ans provider.Answer) {
-	path := c.flags.log
+// writeLog appends one JSON line to the log file at path, if there is
+// one. The line is written with a single append, so parallel calls do not
+// interleave.
+func writeLog(path string, t *pipeline.Record, ans respond.Answer) {
 	if path == "" {
 		return
 	}
-	t := &c.trace
 	o := &wire.Object{}
-	o.Str("time", c.started.UTC().Format(time.RFC3339Nano))
-	o.Raw("ms", []byte(fmt.Sprintf("%.3f", float64(time.Since(c.started).Microseconds())/1000)))
-	if c.pr != nil {
-		o.Str("provider", c.pr.ID)
+	o.Str("time", t.Started.UTC().Format(time.RFC3339Nano))
+	o.Raw("ms", []byte(fmt.Sprintf("%.3f", float64(time.Since(t.Started).Microseconds())/1000)))
+	if t.Provider != nil {
+		o.Str("provider", t.Provider.ID)
 	}
-	if t.detection != nil && t.detection.Overruled {
-		o.Str("provider_hint", t.detection.Hint)
+	if t.Detection != nil && t.Detection.Overruled {
+		o.Str("provider_hint", t.Detection.Hint)
 	}
-	o.Str("native_event", t.native)
-	o.Str("event", string(t.canonical))
-	if c.ev != nil && c.ev.Tool != nil {
-		o.Str("tool", c.ev.Tool.Name)
+	o.Str("native_event", t.Native)
+	o.Str("event", string(t.Canonical))
+	if t.Event != nil && t.Event.Tool != nil {
+		o.Str("tool", t.Event.Tool.Name)
+	}
+	if t.Call != "" {
+		o.Str("call", t.Call)
+	}
+	if t.ReusedFrom != "" {
+		o.Str("reused_from", t.ReusedFrom)
 	}
 	list := func(key string, items []string) {
 		if len(items) == 0 {
@@ -107,24 +139,24 @@ func (c *hookCall) writeLog(ans provider.Answer) {
 		}
 		o.Raw(key, append(a, ']'))
 	}
-	list("configs", t.configs)
-	list("handlers", t.matched)
+	list("configs", t.Configs)
+	list("handlers", t.Matched)
 	var failures []string
-	for _, r := range t.results {
+	for _, r := range t.Results {
 		if r.Err != nil {
-			failures = append(failures, r.Hook.Name+": "+r.Err.Error())
+			failures = append(failures, r.Hook.Name+": "+r.Err.Error()+hint(r.Err))
 		}
 	}
 	list("handler_errors", failures)
-	if t.verdict != nil {
-		o.Str("decision", t.verdict.Decision.String())
-		if t.verdict.Reason != "" {
-			o.Str("reason", t.verdict.Reason)
+	if t.Verdict != nil {
+		o.Str("decision", t.Verdict.Decision.String())
+		if t.Verdict.Reason != "" {
+			o.Str("reason", t.Verdict.Reason)
 		}
-		list("degraded", t.verdict.Notes)
+		list("degraded", t.Verdict.Notes)
 	}
-	list("notes", t.notes)
-	list("problems", t.problems)
+	list("notes", t.Notes)
+	list("problems", t.Problems)
 	o.Raw("exit", []byte(fmt.Sprint(ans.Exit)))
 	o.Str("stdout", string(ans.Stdout))
 	line := append(o.Bytes(), '\n')

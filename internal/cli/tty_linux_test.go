@@ -47,13 +47,13 @@ func TestIsTerminal(t *testing.T) {
 // once why nothing happened; a tool (stderr not a terminal) is not.
 func TestNoConfigNotice(t *testing.T) {
 	master, tty := openPTY(t)
-	searched := []string{"/p/.openhook.json and above", "/home/u/.config/hookshim/openhook.json"}
+	searched := "no config found (searched: /home/u/.config/hookshim/openhook.json, .openhook.json in /p and every folder above it)"
 	require.True(t, noConfigNotice(tty, searched))
 	buf := make([]byte, 4096)
 	n, err := master.Read(buf)
 	require.NoError(t, err)
 	got := string(buf[:n])
-	require.Contains(t, got, "hookshim: warning: no config found (searched: /p/.openhook.json and above, /home/u/.config/hookshim/openhook.json): hookshim allows every call")
+	require.Contains(t, got, "hookshim: warning: no config found (searched: /home/u/.config/hookshim/openhook.json, .openhook.json in /p and every folder above it): hookshim allows every call")
 
 	var pipe bytes.Buffer
 	require.False(t, noConfigNotice(&pipe, searched))

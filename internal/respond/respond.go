@@ -205,15 +205,19 @@ func continues(spec *provider.Spec) bool {
 	return spec != nil && (spec.Canonical == event.AgentStop || spec.Canonical == event.SubagentStop)
 }
 
+// Answer is the native answer to the tool: stdout, stderr and exit code.
+// Each provider's encoder builds one, so the type is declared beside them.
+type Answer = provider.Answer
+
 // Encode writes the verdict in the provider's dialect.
-func Encode(pr *provider.Provider, spec *provider.Spec, v decision.Verdict) provider.Answer {
+func Encode(pr *provider.Provider, spec *provider.Spec, v decision.Verdict) Answer {
 	return pr.Encode(spec, &v)
 }
 
 // NoOpinion is the provider's neutral answer: what hookshim says when it
 // has nothing to say, or when it failed and the user did not ask for
 // fail-closed.
-func NoOpinion(pr *provider.Provider, spec *provider.Spec) provider.Answer {
+func NoOpinion(pr *provider.Provider, spec *provider.Spec) Answer {
 	return pr.Encode(spec, &decision.Verdict{})
 }
 

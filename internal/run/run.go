@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +33,7 @@ type Result struct {
 	Hook     *config.Hook
 	Output   decision.Output // the canonical answer (empty on error)
 	Exit     int             // -1 when it did not exit by itself
-	Err      error           // the handler failed: spawn error, timeout, bad output, exit not 0 or 2
+	Err      error           // the handler failed (an *Error): not started, timed out, bad output, exit not 0 or 2
 	TimedOut bool
 	Duration time.Duration
 	Stderr   string
@@ -132,29 +131,32 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 				Reason: fmt.Sprintf("%s timed out after %s", h.Name, h.Timeout)}
 			return res
 		}
-		res.Err = fmt.Errorf("timed out after %s; its process group was killed", round(limit))
+		res.Err = timedOut(h, limit)
 		return res
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
-		res.Err = fmt.Errorf("could not run %q: %v", h.Command, err)
+		res.Err = notStarted(h, err)
 		return res
 	}
 	if stdout.over || stderr.over {
-		res.Err = fmt.Errorf("printed more than %d bytes; its answer was not read", MaxOutput)
+		res.Err = failed(fmt.Sprintf("printed more than %d bytes; its answer was not read", MaxOutput),
+			"print one JSON answer on stdout; send logs to a file")
 		return res
 	}
 	switch res.Exit {
 	case 0:
 		out, perr := decision.Parse(h.Name, stdout.Bytes())
 		if perr != nil {
-			res.Err = fmt.Errorf("exit 0 but %v", perr)
+			res.Err = failed("exit 0 but "+perr.Error(),
+				`print one JSON object such as {"decision":"deny","reason":"…"}, or nothing, on stdout; logs go to stderr`)
 			return res
 		}
 		res.Output = out
 	case 2:
 		if !h.Blocking {
-			res.Err = fmt.Errorf(`exited 2 but is not "blocking": treated as a warning%s`, firstLine(res.Stderr))
+			res.Err = failed(`exited 2 but is not "blocking": treated as a warning`+firstLine(res.Stderr),
+				fmt.Sprintf(`set "blocking": true at %s to let it block`, where(h)))
 			return res
 		}
 		reason := res.Stderr
@@ -162,8 +164,12 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 			reason = "blocked by " + h.Name
 		}
 		res.Output = decision.Output{Handler: h.Name, Decision: decision.Deny, Reason: reason}
+	case 126, 127:
+		// The shell (or env, for a #!/usr/bin/env line) could not run
+		// the command.
+		res.Err = notRun(res.Exit, res.Stderr)
 	default:
-		res.Err = fmt.Errorf("exited %d%s", res.Exit, firstLine(res.Stderr))
+		res.Err = failed(fmt.Sprintf("exited %d%s", res.Exit, firstLine(res.Stderr)), "")
 	}
 	return res
 }
@@ -180,24 +186,24 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 	}
 	f, err := os.CreateTemp("", "hookshim-async-*")
 	if err != nil {
-		res.Err = fmt.Errorf("async: %v", err)
+		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
 	defer f.Close()
 	defer os.Remove(f.Name())
 	if _, err := io.Copy(f, reader(envelope)); err != nil {
-		res.Err = fmt.Errorf("async: %v", err)
+		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
 	if _, err := f.Seek(0, 0); err != nil {
-		res.Err = fmt.Errorf("async: %v", err)
+		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
 	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
 	cmd.Stdin = f
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
-		res.Err = fmt.Errorf("could not start %q: %v", h.Command, err)
+		res.Err = notStarted(h, err)
 		return res
 	}
 	_ = cmd.Process.Release()
@@ -207,15 +213,14 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 // command builds the handler's process. A plain command line is split with
 // shell quoting rules and run directly (one process fewer on every call);
 // one that needs a shell (pipes, redirections, variables, globs...) runs
-// under /bin/sh -c.
+// under /bin/sh -c. An interpreter whose script is missing is not started.
 func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	var cmd *exec.Cmd
 	if args, ok := plainWords(h.Command); ok {
-		name := args[0]
-		if !filepath.IsAbs(name) && strings.ContainsRune(name, '/') {
-			name = filepath.Join(h.Dir, name)
+		if err := missingScript(h, args); err != nil {
+			return nil, err
 		}
-		cmd = exec.CommandContext(ctx, name, args[1:]...)
+		cmd = exec.CommandContext(ctx, resolve(h, args[0]), args[1:]...)
 	} else {
 		cmd = exec.CommandContext(ctx, shell[0], append(shell[1:], h.Command)...)
 	}

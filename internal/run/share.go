@@ -1,8 +1,6 @@
 package run
 
 import (
-	"errors"
-
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -32,7 +30,17 @@ func Marshal(results []Result) []byte {
 		o.Bool("suppress_output", r.Output.SuppressOutput)
 		o.Str("system_message", r.Output.SystemMessage)
 		if r.Err != nil {
-			o.Str("error", r.Err.Error())
+			e, ok := r.Err.(*Error)
+			if !ok {
+				e = failed(r.Err.Error(), "")
+			}
+			o.Str("error", e.Msg)
+			if e.Kind != Failed {
+				o.Raw("error_kind", []byte{'0' + byte(e.Kind)})
+			}
+			if e.Hint != "" {
+				o.Str("hint", e.Hint)
+			}
 		}
 		o.Bool("async", r.Async)
 		b = append(b, o.Bytes()...)
@@ -67,7 +75,7 @@ func Unmarshal(data []byte, hooks []*config.Hook) ([]Result, bool) {
 			res.Output.UpdatedInput = []byte(u.Raw)
 		}
 		if e := r.Get("error"); e.Exists() {
-			res.Err = errors.New(e.Str)
+			res.Err = &Error{Kind: Kind(r.Get("error_kind").Int()), Msg: e.Str, Hint: r.Get("hint").Str}
 		}
 		out[i] = res
 	}

@@ -77,6 +77,13 @@ func (s Store) records(path string) (allow, deny string) {
 	return filepath.Join(s.Dir, "allow", k), filepath.Join(s.Dir, "deny", k)
 }
 
+// Allowance is the file that records path's allowance. Each allow writes
+// it anew, so its size and time tell one allowance from the next.
+func (s Store) Allowance(path string) string {
+	allow, _ := s.records(path)
+	return allow
+}
+
 // Digest is the hash that an allowance records: the config's absolute path
 // and content, and the path and content of every project script its
 // commands reference. It also returns those scripts.

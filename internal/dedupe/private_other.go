@@ -1,6 +1,6 @@
 //go:build !unix
 
-package once
+package dedupe
 
 import "io/fs"
 

@@ -1,4 +1,4 @@
-package once
+package dedupe
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 
 func TestFirstTakerWinsAndOthersGetItsAnswer(t *testing.T) {
 	dir := t.TempDir()
-	key := Key("claude-code", "tool.start", "s1", "Bash", "ls")
+	key := "k1"
 	first, err := Take(dir, key, Window)
 	require.NoError(t, err)
 	require.True(t, first.Won)
@@ -27,53 +27,51 @@ func TestFirstTakerWinsAndOthersGetItsAnswer(t *testing.T) {
 	require.False(t, ok, "nothing is published yet: the wait must end at its deadline")
 
 	answer := []byte(`[{"handler":"guard","decision":"deny","reason":"no"}]`)
-	done := make(chan []byte)
+	done := make(chan Shared)
 	go func() {
-		b, ok := second.Wait(time.Now().Add(5 * time.Second))
-		if !ok {
-			b = nil
-		}
-		done <- b
+		sh, _ := second.Wait(time.Now().Add(5 * time.Second))
+		done <- sh
 	}()
-	require.NoError(t, first.Publish(answer))
-	require.Equal(t, answer, <-done)
+	require.NoError(t, first.Publish("call-1", answer))
+	require.Equal(t, Shared{Call: "call-1", Answers: answer}, <-done)
 
-	require.Error(t, first.Publish(answer), "a claim is published once")
-	require.Error(t, second.Publish(answer), "only the winner publishes")
+	require.Error(t, first.Publish("call-1", answer), "a claim is published once")
+	require.Error(t, second.Publish("call-2", answer), "only the winner publishes")
 }
 
 // A reader may see the answer while it is being written: a prefix of a
 // JSON array is never taken for the answer.
 func TestWaitTakesOnlyAWholeAnswer(t *testing.T) {
 	dir := t.TempDir()
-	key := Key("k")
+	key := "k"
 	first, err := Take(dir, key, Window)
 	require.NoError(t, err)
 	second, err := Take(dir, key, Window)
 	require.NoError(t, err)
 
-	answer := `[{"handler":"guard","decision":"allow"}]`
+	answer := "call-1\n" + `[{"handler":"guard","decision":"allow"}]`
 	for n := 1; n < len(answer); n++ {
 		require.NoError(t, os.WriteFile(first.path, []byte(answer[:n]), 0o600))
 		_, ok := second.Wait(time.Now())
 		require.False(t, ok, "prefix %q taken for the answer", answer[:n])
 	}
 	require.NoError(t, os.WriteFile(first.path, []byte(answer), 0o600))
-	b, ok := second.Wait(time.Now())
+	sh, ok := second.Wait(time.Now())
 	require.True(t, ok)
-	require.Equal(t, answer, string(b))
+	require.Equal(t, "call-1", sh.Call)
+	require.Equal(t, `[{"handler":"guard","decision":"allow"}]`, string(sh.Answers))
 }
 
 // The window runs from the call, not from its answer: after a slow
 // handler, the same call repeated on purpose runs again.
 func TestWindowRunsFromTheClaimNotTheAnswer(t *testing.T) {
 	dir := t.TempDir()
-	key := Key("k")
+	key := "k"
 	first, err := Take(dir, key, Window)
 	require.NoError(t, err)
 	taken := time.Now().Add(-2 * DigestWindow)
 	first.at = taken // as if the handlers had run for a while
-	require.NoError(t, first.Publish([]byte(`[]`)))
+	require.NoError(t, first.Publish("c", []byte(`[]`)))
 
 	st, err := os.Stat(first.path)
 	require.NoError(t, err)
@@ -82,7 +80,7 @@ func TestWindowRunsFromTheClaimNotTheAnswer(t *testing.T) {
 	again, err := Take(dir, key, DigestWindow)
 	require.NoError(t, err)
 	require.True(t, again.Won, "a claim older than its window is stale")
-	require.NoError(t, again.Publish([]byte(`[]`)))
+	require.NoError(t, again.Publish("c", []byte(`[]`)))
 
 	dup, err := Take(dir, key, DigestWindow)
 	require.NoError(t, err)
@@ -91,7 +89,7 @@ func TestWindowRunsFromTheClaimNotTheAnswer(t *testing.T) {
 
 func TestOneWinnerAmongManyTakers(t *testing.T) {
 	dir := t.TempDir()
-	key := Key("k")
+	key := "k"
 	const n = 32
 	var wg sync.WaitGroup
 	won := make(chan *Claim, n)
@@ -112,7 +110,7 @@ func TestOneWinnerAmongManyTakers(t *testing.T) {
 		winners = append(winners, c)
 	}
 	require.Len(t, winners, 1)
-	require.NoError(t, winners[0].Publish([]byte(`[]`)))
+	require.NoError(t, winners[0].Publish("c", []byte(`[]`)))
 }
 
 func TestDir(t *testing.T) {
@@ -139,11 +137,11 @@ func TestTakeRefusesADirectoryOthersCanWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "once")
 	require.NoError(t, os.Mkdir(dir, 0o700))
 	require.NoError(t, os.Chmod(dir, 0o777))
-	_, err := Take(dir, Key("k"), Window)
+	_, err := Take(dir, "k", Window)
 	require.ErrorContains(t, err, "only this user can write in")
 
 	require.NoError(t, os.Chmod(dir, 0o700))
-	c, err := Take(dir, Key("k"), Window)
+	c, err := Take(dir, "k", Window)
 	require.NoError(t, err)
 	require.True(t, c.Won)
 }
@@ -170,11 +168,11 @@ func BenchmarkClaim(b *testing.B) {
 	dir := b.TempDir()
 	answer := []byte(`[{"handler":"guard-1","decision":"deny","reason":"rm -rf / is not allowed","exit_code":0,"duration_ms":3}]`)
 	for i := 0; b.Loop(); i++ {
-		c, err := Take(dir, Key(strconv.Itoa(i)), Window)
+		c, err := Take(dir, strconv.Itoa(i), Window)
 		if err != nil || !c.Won {
 			b.Fatal(err)
 		}
-		if err := c.Publish(answer); err != nil {
+		if err := c.Publish("0f8fad5b-d9cb-469f-a165-70867728950e", answer); err != nil {
 			b.Fatal(err)
 		}
 		os.Remove(c.path)

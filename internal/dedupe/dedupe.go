@@ -1,18 +1,24 @@
-// Package once makes the handlers run once for a tool call that reaches
-// hookshim several times.
+// Package dedupe makes the handlers run once for one tool call that reaches
+// hookshim several times, across processes.
 //
 // The same tool call can reach hookshim twice: Cursor runs its own
 // hooks.json and the .claude/settings.json hooks it imports, and fires both
 // preToolUse and beforeShellExecution for one shell command; Copilot and
 // VS Code read Claude's file too; a user may install at user and project
-// scope. The first call to claim a key runs the handlers and publishes
-// what they answered; a duplicate waits for that and encodes the same
-// answers for its own native event. The state is one small file per call
-// in a per-user runtime directory, swept after a minute.
-package once
+// scope. A call is known by its Key: what it is about (the canonical event)
+// and the policy that answers it (the matched handlers, the configs' content,
+// the handlers' files and trust records), so that a change the user just
+// made is never answered from before it. The first call to claim a key runs
+// the handlers and publishes what they answered, with its call id; a
+// duplicate waits for that and encodes the same answers for its own native
+// event. The state is one small file per call in a per-user runtime
+// directory, swept after a minute. The package may import the standard
+// library, gjson, and the config and event packages; nothing that runs or
+// answers a call.
+package dedupe
 
 import (
-	"encoding/hex"
+	"bytes"
 	"errors"
 	"io/fs"
 	"math/rand/v2"
@@ -20,19 +26,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/digest"
 	"github.com/tidwall/gjson"
-)
-
-// Windows: how long a claim stands; a call arriving later runs on its own.
-// Duplicates are fired together, well inside them. A call identified only
-// by its payload gets the short window, so that the same command run twice
-// on purpose is not mistaken for one call.
-const (
-	Window       = 10 * time.Second
-	DigestWindow = 3 * time.Second
 )
 
 // sweepAge is when leftover files are removed.
@@ -69,16 +66,6 @@ func memDir() string {
 		return "/dev/shm"
 	}
 	return ""
-}
-
-// Key identifies one tool call.
-func Key(parts ...string) string {
-	h := digest.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // Claim is a held or lost claim.
@@ -147,17 +134,24 @@ func claimsDir(dir string) error {
 	return private(dir, st)
 }
 
-// Publish stores what the winner's handlers answered, as canonical JSON,
-// in the claim, and gives the claim back its time of taking: the window
-// runs from the call, not from its answer, so a call repeated on purpose
-// after a slow handler is not taken for a duplicate.
-func (c *Claim) Publish(results []byte) error {
+// Publish stores the winner's call id and what its handlers answered (a
+// JSON array) in the claim, and gives the claim back its time of taking:
+// the window runs from the call, not from its answer, so a call repeated
+// on purpose after a slow handler is not taken for a duplicate.
+//
+// The file is the call id, a newline, and the answers, written at once.
+func (c *Claim) Publish(call string, answers []byte) error {
 	if c.f == nil {
-		return errors.New("once: publish without holding the claim")
+		return errors.New("dedupe: publish without holding the claim")
+	}
+	if strings.Contains(call, "\n") {
+		return errors.New("dedupe: a call id is one line")
 	}
 	f := c.f
 	c.f = nil
-	_, err := f.Write(results)
+	b := make([]byte, 0, len(call)+1+len(answers))
+	b = append(append(append(b, call...), '\n'), answers...)
+	_, err := f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -167,14 +161,25 @@ func (c *Claim) Publish(results []byte) error {
 	return os.Chtimes(c.path, c.at, c.at)
 }
 
-// Wait polls for the winner's results until the deadline.
-func (c *Claim) Wait(deadline time.Time) ([]byte, bool) {
+// Shared is what the winner of a claim published.
+type Shared struct {
+	Call    string // the winner's call id (the id its handlers saw in their envelope)
+	Answers []byte // its handlers' answers, as published
+}
+
+// Wait polls for the winner's answers until the deadline.
+func (c *Claim) Wait(deadline time.Time) (Shared, bool) {
 	for {
-		if b, err := os.ReadFile(c.path); err == nil && gjson.ValidBytes(b) {
-			return b, true
+		if b, err := os.ReadFile(c.path); err == nil {
+			// A reader may see the file while it is being written: the
+			// answers are taken only once they are valid JSON, which no
+			// proper prefix of an array is.
+			if call, answers, ok := bytes.Cut(b, []byte{'\n'}); ok && gjson.ValidBytes(answers) {
+				return Shared{Call: string(call), Answers: answers}, true
+			}
 		}
 		if time.Now().After(deadline) {
-			return nil, false
+			return Shared{}, false
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -1,0 +1,216 @@
+package dedupe
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/stretchr/testify/require"
+)
+
+func canonical(b string) [sha256.Size]byte {
+	h := sha256.New()
+	writeCanonical(h, []byte(b))
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// Two spellings of one tool input are one key; two inputs are two.
+func TestCanonicalSpellings(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{`{"b":1,"a":{"y":[1,"x"],"x":null}}`, `{ "a": {"x": null, "y": [1, "x"]}, "b": 1 }`},
+		{`{"s":"\u00e9\/"}`, `{"s":"é/"}`},
+		{`{"k":1,"k":2}`, `{"k":2}`},
+		{`{"k\u0031":1}`, `{"k1":1}`},
+		{`[{"b":2,"a":1},[]]`, `[ {"a":1, "b":2} , [ ] ]`},
+		{`"a\"b"`, `"a\u0022b"`},
+		{`{"q":"a\\"}`, `{"q":"a\u005c"}`},
+	} {
+		require.Equal(t, canonical(c.a), canonical(c.b), "%s and %s", c.a, c.b)
+	}
+	for _, c := range []struct{ a, b string }{
+		{`{"a":1}`, `{"a":2}`},
+		{`{"a":1}`, `{"b":1}`},
+		{`{"a":1.0}`, `{"a":1}`}, // numbers count as sent
+		{`{"a":"1"}`, `{"a":1}`},
+		{`[1,2]`, `[2,1]`},
+		{`[[1],2]`, `[[1,2]]`},
+		{`{"a":{"b":1}}`, `{"a":{},"b":1}`},
+		{`{"a":"x","b":"y"}`, `{"a":"xb","":"y"}`},
+		{`{"a":[]}`, `{"a":{}}`},
+		{`{"a":null}`, `{}`},
+		{`not json`, `"not json"`},
+		{`{"a":1`, `{"a":1}`},
+	} {
+		require.NotEqual(t, canonical(c.a), canonical(c.b), "%s and %s", c.a, c.b)
+	}
+}
+
+// Deep nesting costs what its size costs: walking nested values level by
+// level took minutes for 200 KB nested 100,000 deep.
+func TestCanonicalDeepNestingIsLinear(t *testing.T) {
+	const depth = 200_000
+	arrays := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	objects := strings.Repeat(`{"b":1,"a":`, depth) + "0" + strings.Repeat("}", depth)
+	start := time.Now()
+	canonical(arrays)
+	canonical(objects)
+	require.Less(t, time.Since(start), 10*time.Second)
+
+	reordered := strings.Repeat(`{"a":`, depth) + `0,"b":1` + strings.Repeat(`,"b":1}`, depth-1) + "}"
+	require.NotEqual(t, canonical(objects), canonical(reordered))
+}
+
+func call(t *testing.T) Call {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "guard.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755))
+	cfg := &config.File{Path: filepath.Join(dir, config.FileName), Content: []byte(`{"spec":"hooks/0.1","hooks":[]}`)}
+	return Call{
+		Provider: "claude-code",
+		Event: &event.Event{Name: event.BeforeToolExecute, SessionID: "s1",
+			Tool: &event.Tool{Name: "shell", Command: "ls", CallID: "toolu_1", Input: []byte(`{"command":"ls"}`)}},
+		Hooks:   []*config.Hook{{Name: "guard", Pos: cfg.Path + ":3", Command: "./guard.sh"}},
+		Configs: []*config.File{cfg},
+		Files:   []string{script},
+	}
+}
+
+// The policy in force is part of the key: a change the user just made is
+// never answered from before it.
+func TestKeyChangesWithThePolicy(t *testing.T) {
+	c := call(t)
+	base, window := Key(c)
+	require.Equal(t, Window, window, "a call id names the call")
+	again, _ := Key(c)
+	require.Equal(t, base, again)
+
+	edited := c
+	edited.Configs = []*config.File{{Path: c.Configs[0].Path, Content: []byte(`{"spec":"hooks/0.1","hooks":[] }`)}}
+	k, _ := Key(edited)
+	require.NotEqual(t, base, k, "an edited config")
+
+	later := time.Now().Add(time.Minute)
+	require.NoError(t, os.Chtimes(c.Files[0], later, later))
+	k, _ = Key(c)
+	require.NotEqual(t, base, k, "an edited handler script")
+	base = k
+
+	require.NoError(t, os.WriteFile(c.Files[0], []byte("#!/bin/sh\nexit 0\n"), 0o755))
+	require.NoError(t, os.Chtimes(c.Files[0], later, later))
+	k, _ = Key(c)
+	require.NotEqual(t, base, k, "a handler script of another size, with the same time")
+	base = k
+
+	require.NoError(t, os.Chmod(c.Files[0], 0o644))
+	k, _ = Key(c)
+	require.NotEqual(t, base, k, "a handler script made executable or not")
+	base = k
+
+	require.NoError(t, os.Remove(c.Files[0]))
+	k, _ = Key(c)
+	require.NotEqual(t, base, k, "a handler script removed")
+
+	other := c
+	other.Hooks = append([]*config.Hook{{Name: "log", Pos: c.Configs[0].Path + ":2", Command: "logger"}}, c.Hooks...)
+	k2, _ := Key(other)
+	require.NotEqual(t, k, k2, "other handlers matched")
+}
+
+// What the call is about: the same call under two spellings is one key;
+// another call is another.
+func TestKeyIdentifiesTheCall(t *testing.T) {
+	c := call(t)
+	base, _ := Key(c)
+
+	spelled := c
+	ev := *c.Event
+	tool := *ev.Tool
+	tool.Input = []byte(`{ "command" : "ls" }`)
+	ev.Tool = &tool
+	spelled.Event = &ev
+	k, _ := Key(spelled)
+	require.Equal(t, base, k, "the same input, spelled otherwise")
+
+	for name, change := range map[string]func(e *event.Event){
+		"another command":   func(e *event.Event) { e.Tool.Command = "ls -la" },
+		"another session":   func(e *event.Event) { e.SessionID = "s2" },
+		"another call id":   func(e *event.Event) { e.Tool.CallID = "toolu_2" },
+		"another input":     func(e *event.Event) { e.Tool.Input = []byte(`{"command":"pwd"}`) },
+		"another turn":      func(e *event.Event) { e.Fields = []event.Field{{Key: "turn_id", Value: []byte(`"t2"`)}} },
+		"a prompt":          func(e *event.Event) { p := "hi"; e.Prompt = &p },
+		"another event":     func(e *event.Event) { e.Name = event.AfterToolExecute },
+		"no tool, only raw": func(e *event.Event) { e.Tool = nil; e.Raw = []byte(`{}`) },
+	} {
+		ev := *c.Event
+		tool := *ev.Tool
+		ev.Tool = &tool
+		change(&ev)
+		o := c
+		o.Event = &ev
+		k, _ := Key(o)
+		require.NotEqual(t, base, k, name)
+	}
+
+	split := c
+	split.SplitEvents = true
+	_, window := Key(split)
+	require.Equal(t, DigestWindow, window, "a tool that splits one call into events with their own ids")
+}
+
+// BenchmarkKey is the key of a call that runs one handler: a shell command,
+// one config, the handler's script and the trust record stat'ed. (The
+// claim itself: BenchmarkClaim.)
+func BenchmarkKey(b *testing.B) {
+	dir := b.TempDir()
+	script := filepath.Join(dir, "guard.sh")
+	record := filepath.Join(dir, "allow")
+	for _, p := range []string{script, record} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cfg := &config.File{Path: filepath.Join(dir, config.FileName), Content: bytes.Repeat([]byte(`{"name":"guard","event":"before_tool_execute"},`), 20)}
+	c := Call{
+		Provider: "claude-code",
+		Event: &event.Event{Name: event.BeforeToolExecute, SessionID: "5c1e4a0e-8f0e-4c1e-9a4b-2a4f5c0e9b1d",
+			Tool: &event.Tool{Name: "shell", Command: "rm -rf /", CallID: "toolu_01ABC",
+				Input: []byte(`{"command":"rm -rf /","description":"Clean everything","timeout":120000}`)}},
+		Hooks:   []*config.Hook{{Name: "guard", Pos: cfg.Path + ":3", Command: "./guard.sh"}},
+		Configs: []*config.File{cfg},
+		Files:   []string{script, record},
+	}
+	b.Run("with-files", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Key(c)
+		}
+	})
+	// What the two stats cost: the difference.
+	c.Files = nil
+	b.Run("without-files", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Key(c)
+		}
+	})
+}
+
+// BenchmarkKeyLargeInput is the key of a 10 MiB tool input (a file write).
+func BenchmarkKeyLargeInput(b *testing.B) {
+	content := bytes.Repeat([]byte(`line of a file with a \"quote\" and a tab\t`), 10<<20/44)
+	input := append(append([]byte(`{"file_path":"/p/x.go","content":"`), content...), `"}`...)
+	c := Call{Provider: "claude-code", Event: &event.Event{Name: event.BeforeToolExecute,
+		Tool: &event.Tool{Name: "file_write", FilePath: "/p/x.go", Input: input}}}
+	b.SetBytes(int64(len(input)))
+	for b.Loop() {
+		Key(c)
+	}
+}

@@ -1,0 +1,190 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/stretchr/testify/require"
+)
+
+// env is a process environment rooted in a temporary home, with the
+// project directory dir holding config (if not "").
+func env(t testing.TB, config string) (getenv func(string) string, dir string) {
+	t.Helper()
+	root := t.TempDir()
+	dir = filepath.Join(root, "project")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	if config != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".openhook.json"), []byte(config), 0o644))
+	}
+	vars := map[string]string{
+		"HOME":               root,
+		"XDG_CONFIG_HOME":    filepath.Join(root, "config"),
+		"XDG_STATE_HOME":     filepath.Join(root, "state"),
+		"XDG_RUNTIME_DIR":    filepath.Join(root, "run"),
+		"HOOKSHIM_TRUST_ALL": "1",
+	}
+	return func(k string) string { return vars[k] }, dir
+}
+
+func preToolUse(dir, command string) []byte {
+	return []byte(`{"session_id":"s1","transcript_path":"/h/.claude/projects/p/s1.jsonl","cwd":"` + dir +
+		`","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"},"tool_use_id":"toolu_01"}`)
+}
+
+func unixOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the handlers here are sh commands")
+	}
+}
+
+const denyPolicy = `{"spec": "hooks/0.1", "hooks": [
+  {"name": "guard", "event": "before_tool_execute", "matcher": "shell",
+   "handler": {"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"no\"}'"}}
+]}`
+
+// A call that runs a handler: its answer in the tool's dialect, and the
+// record of each stage.
+func TestCallRunsTheMatchingHandler(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, denyPolicy)
+	ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code", Version: func() string { return "v1.2.3" }})
+	require.Equal(t, 0, ans.Exit)
+	require.Contains(t, string(ans.Stdout), `"permissionDecision":"deny","permissionDecisionReason":"no"`)
+	require.Equal(t, "claude-code", rec.Provider.ID)
+	require.Equal(t, "PreToolUse", rec.Native)
+	require.EqualValues(t, "before_tool_execute", rec.Canonical)
+	require.Equal(t, []string{filepath.Join(dir, ".openhook.json")}, rec.Configs)
+	require.Equal(t, []string{"guard"}, rec.Matched)
+	require.Len(t, rec.Results, 1)
+	require.Equal(t, decision.Deny, rec.Verdict.Decision)
+	require.Len(t, rec.Call, 36)
+	require.Empty(t, rec.ReusedFrom)
+	require.Empty(t, rec.Problems)
+	require.Empty(t, rec.NoConfig)
+}
+
+// The same call again, as a second registration sends it: the handlers'
+// answers are reused, and the record names the call they came from.
+func TestDuplicateReusesTheAnswersOfTheFirstCall(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, denyPolicy)
+	first, r1 := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code"})
+	second, r2 := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, first, second)
+	require.NotEmpty(t, r1.Call)
+	require.Equal(t, r1.Call, r2.ReusedFrom)
+	require.Empty(t, r2.Call, "the duplicate ran nothing")
+
+	// Edited since: not a duplicate.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".openhook.json"), []byte(denyPolicy+" "), 0o644))
+	_, r3 := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code"})
+	require.Empty(t, r3.ReusedFrom)
+	require.NotEmpty(t, r3.Call)
+}
+
+// A policy given in the options replaces discovery, trust and duplicate
+// detection (simulate).
+func TestFixedConfigs(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, "")
+	f, err := config.Parse(filepath.Join(dir, "(example)"), []byte(denyPolicy))
+	require.NoError(t, err)
+	opts := Options{Provider: "claude-code", Configs: []config.Found{{File: f}}}
+	for i := 0; i < 2; i++ {
+		ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, opts)
+		require.Contains(t, string(ans.Stdout), `"permissionDecision":"deny"`)
+		require.Empty(t, rec.ReusedFrom, "every simulated call is its own")
+		require.Empty(t, rec.NoConfig)
+	}
+}
+
+// No config anywhere: no opinion, and the record says where hookshim looked.
+func TestNoConfig(t *testing.T) {
+	getenv, dir := env(t, "")
+	ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.Empty(t, ans.Stdout)
+	want := "no config found (searched: " + filepath.Join(getenv("XDG_CONFIG_HOME"), "hookshim", "openhook.json") +
+		", .openhook.json in " + dir + ", "
+	require.True(t, strings.HasPrefix(rec.NoConfig, want), rec.NoConfig)
+	require.True(t, strings.HasSuffix(rec.NoConfig, " and every folder above them)"), rec.NoConfig)
+	require.Contains(t, rec.Notes, rec.NoConfig, "the log carries it")
+	require.Empty(t, rec.Warnings(), "nothing to warn about")
+
+	require.Equal(t, "no config found (searched: .openhook.json in /a and every folder above it)", noConfig("", []string{"/a", "/a"}))
+}
+
+// A handler that cannot start: the failure mode's answer (open), and one
+// warning line with the fix, apart from hookshim's own problems.
+func TestHandlerThatCannotStart(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "x", "event": "before_tool_execute", "handler": {"type": "command", "command": "./x.sh"}}
+]}`)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.sh"), []byte("#!/bin/sh\n"), 0o644))
+	ans, rec := Call(preToolUse(dir, "ls"), nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.Empty(t, ans.Stdout)
+	require.Empty(t, rec.Problems)
+	require.Equal(t, []string{`handler "x" could not start: ./x.sh: permission denied (hint: chmod +x ./x.sh)`}, rec.Warnings())
+}
+
+// hookshim's own failures answer no opinion in the tool's dialect, or block
+// when fail-closed was asked for.
+func TestOwnFailures(t *testing.T) {
+	getenv, _ := env(t, "")
+	ans, rec := Call(nil, errors.New("stdin: closed"), getenv, Options{Provider: "cursor"})
+	require.Equal(t, "{}\n", string(ans.Stdout), "Cursor needs JSON even for no opinion")
+	require.Equal(t, []string{"stdin: closed"}, rec.Problems)
+
+	ans, rec = Call([]byte("[1]"), nil, getenv, Options{})
+	require.Equal(t, 0, ans.Exit)
+	require.Empty(t, ans.Stdout)
+	require.Nil(t, rec.Provider)
+	require.Equal(t, []string{"payload is JSON but not an object"}, rec.Problems)
+
+	deny := func(k string) string {
+		if k == "HOOKSHIM_ON_ERROR" {
+			return "deny"
+		}
+		return getenv(k)
+	}
+	ans, rec = Call(preToolUse("/", "ls"), nil, deny, Options{Provider: "claude-code", Config: "/nonexistent/cfg.json"})
+	require.Contains(t, string(ans.Stdout), `"permissionDecision":"deny","permissionDecisionReason":"hookshim failed and fails closed: config: open /nonexistent/cfg.json`)
+	require.Equal(t, decision.Deny, rec.Verdict.Decision)
+}
+
+// Invalid UTF-8 reaches handlers as well-formed JSON.
+func TestInvalidUTF8IsRepaired(t *testing.T) {
+	getenv, _ := env(t, "")
+	raw := []byte("{\"session_id\":\"s\",\"transcript_path\":\"/h/.claude/projects/p/s.jsonl\",\"cwd\":\"/\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"bad \xff byte\"}")
+	ans, rec := Call(raw, nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.NotNil(t, rec.Event)
+	require.Equal(t, "bad \uFFFD byte", *rec.Event.Prompt)
+	require.Contains(t, strings.Join(rec.Notes, "\n"), "invalid UTF-8")
+}
+
+// The deadline leaves the tool's timeout a margin: a tenth, at least half
+// a second, at most five, never more than half.
+func TestDeadline(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for timeout, want := range map[time.Duration]time.Duration{
+		0:                      DefaultToolTimeout - 3*time.Second,
+		2 * time.Second:        1500 * time.Millisecond,
+		600 * time.Millisecond: 300 * time.Millisecond,
+		10 * time.Minute:       10*time.Minute - 5*time.Second,
+	} {
+		c := &call{opts: Options{Timeout: timeout, Started: start}, pr: &provider.Provider{}}
+		require.Equal(t, start.Add(want), c.deadline(), "timeout %s", timeout)
+	}
+}
