@@ -7,7 +7,7 @@
 // encode their answers — and owns what spans them: the deadline, hookshim's
 // own failures (answered "no opinion" unless fail-closed was asked for),
 // the kill switch and the recursion guard. It may import the stage packages
-// (detect, normalize, config, trust, dedupe, run, respond) and what they
+// (detect, normalize, config, trust, dedupe, run, respond, seen) and what they
 // share (provider, event, decision); only the command line and tests import
 // it. It prints nothing: cli turns the Record into warnings, --explain and
 // the log line.

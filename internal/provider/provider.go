@@ -3,9 +3,11 @@
 // Everything about one tool lives in its own file: how to recognise its
 // payloads, its native events and what each can express, where its fields
 // are, how its tool names map to the canonical vocabulary, and how to write
-// an answer in its dialect. The stage packages (detect, normalize, respond)
-// are engines that consult this table; adding a tool is one file here plus
-// one line in registry.go, and its fixtures under testdata/payloads/<id>/.
+// an answer in its dialect; where and how `hookshim install` registers it
+// is in <tool>_install.go beside it. The stage packages (detect, normalize,
+// respond, install) are engines that consult this table: adding a tool is
+// those two files, one line in registry.go, and its fixtures and goldens
+// (docs/architecture.md, "Add a provider", checked by a test).
 package provider
 
 import (
