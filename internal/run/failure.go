@@ -186,7 +186,7 @@ func shebang(path string) string {
 // resolves it, and as the command writes it. For a command that needs a
 // shell, the shell.
 func program(h *config.Hook) (path, written string) {
-	args, ok := plainWords(h.Command)
+	args, ok := config.Argv(h.Command)
 	if !ok {
 		return shell[0], shell[0]
 	}
@@ -249,7 +249,7 @@ func missingScript(h *config.Hook, args []string) *Error {
 // dedupe.Call.Files). A command that needs a shell is read up to its first
 // shell operator.
 func Files(h *config.Hook) []string {
-	args, ok := plainWords(h.Command)
+	args, ok := config.Argv(h.Command)
 	if !ok {
 		line := h.Command
 		if i := strings.IndexAny(line, "|&;<>()$`\n"); i >= 0 {
