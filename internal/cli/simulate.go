@@ -55,7 +55,7 @@ func quoteArg(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	all := fs.Bool("all", false, "every embedded sample payload of every tool, not one shell command and one prompt per tool")
