@@ -304,11 +304,12 @@ var interpreters = map[string][]string{
 	"node": {"-e", "--eval", "-p", "--print"}, "bun": {"-e", "--eval", "-p", "--print"},
 	"deno": {"eval"}, "tsx": {"-e", "--eval"}, "ts-node": {"-e", "--eval"},
 	"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
+	"pwsh": {"-c", "-Command", "-EncodedCommand"},
 }
 
 // scriptExts are the extensions by which an argument is taken for a
 // script that must exist (an argument without one may be anything).
-var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua"}
+var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".ps1"}
 
 // Script is the script an interpreter command runs, resolved from the
 // hook's folder: `sh hooks/x.sh`, `python3 x.py`, `node hooks/x.js`; ""

@@ -125,6 +125,8 @@ func TestHookScript(t *testing.T) {
 		"python3 -u check.py arg":    "/p/check.py",
 		"/usr/bin/node /abs/x.js":    "/abs/x.js",
 		"deno run hooks/x.ts":        "/p/hooks/x.ts",
+		"pwsh -File hooks/x.ps1":     "/p/hooks/x.ps1",
+		"pwsh -c Get-Date":           "",
 		"python3 -m pkg.mod":         "",
 		"node --version":             "",
 		"bash -o pipefail":           "",
