@@ -23,13 +23,14 @@ type client struct {
 	timeout  time.Duration
 
 	// configure writes the client's own settings into the run's HOME and
-	// project: model wiring, trust, telemetry and updates off. Never hooks:
-	// those are hookshim install's.
+	// project: model wiring, trust, telemetry and updates off; nil when
+	// the environment is all it needs. Never hooks: those are hookshim
+	// install's.
 	configure func(r *runDir) error
 	// env is the client's variables (model endpoint, dummy keys, switches).
 	env func(r *runDir) []string
 	// args is the headless command line.
-	args func(r *runDir) []string
+	args []string
 
 	// askBlocks: what the client does headless with an "ask" that hookshim
 	// passes through (only where the provider says the event can ask).
@@ -89,9 +90,7 @@ var clients = []*client{
 				"DISABLE_ERROR_REPORTING=1",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--max-turns", "5"}
-		},
+		args: []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--max-turns", "5"},
 		// Measured with 2.1.330: -p answers an ask as a denial, the reason to the model.
 		askBlocks: true,
 	},
@@ -138,9 +137,7 @@ enabled = false
 				"E2E_MOCK_API_KEY=e2e-dummy-key",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"exec", "--json", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt}
-		},
+		args: []string{"exec", "--json", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt},
 	},
 	// Copilot CLI: `copilot -p` with its own-provider (BYOK) variables and
 	// COPILOT_OFFLINE: no GitHub login.
@@ -149,9 +146,6 @@ enabled = false
 		provider: "copilot-cli",
 		scope:    "project",
 		timeout:  3 * time.Minute,
-		configure: func(r *runDir) error {
-			return nil
-		},
 		env: func(r *runDir) []string {
 			return []string{
 				"COPILOT_OFFLINE=true",
@@ -161,9 +155,7 @@ enabled = false
 				"COPILOT_AUTO_UPDATE=false",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update", "--no-ask-user", "--output-format", "json"}
-		},
+		args:      []string{"-p", prompt, "--allow-all-tools", "--trust-folder", "--no-auto-update", "--no-ask-user", "--output-format", "json"},
 		askBlocks: true,
 	},
 	// Gemini CLI: `gemini -p` in yolo mode against GOOGLE_GEMINI_BASE_URL; the
@@ -191,9 +183,7 @@ enabled = false
 				"GEMINI_CLI_NO_RELAUNCH=true",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"-p", prompt, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "--output-format", "stream-json"}
-		},
+		args: []string{"-p", prompt, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "--output-format", "stream-json"},
 	},
 	// Kimi Code: `kimi -p` (which never asks: its permission mode is forced to
 	// auto) on Node >= 22.19, the model from KIMI_MODEL_* variables, hooks in
@@ -224,9 +214,7 @@ enabled = false
 				"KIMI_CODE_MODEL_CATALOG_REFRESH_ON_START=0",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"-p", prompt, "--output-format", "stream-json"}
-		},
+		args:  []string{"-p", prompt, "--output-format", "stream-json"},
 		extra: []string{"prompt-deny", "prompt-allow", "stop-deny", "no-policy"},
 		fires: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"},
 		expect: map[string]func(t *testing.T, res *result){
@@ -296,9 +284,7 @@ enabled = false
 				"OPENCODE_DISABLE_TERMINAL_TITLE=1",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"run", "--format", "json", "--print-logs", "-m", "mock/mock-model", prompt}
-		},
+		args:  []string{"run", "--format", "json", "--print-logs", "-m", "mock/mock-model", prompt},
 		extra: []string{"prompt-deny", "no-policy"},
 		fires: []string{"session.created", "chat.message", "tool.execute.before", "tool.execute.after",
 			"experimental.chat.system.transform", "session.idle"},
@@ -362,9 +348,7 @@ enabled = false
 				"OPENAI_MODEL=mock-model",
 			}
 		},
-		args: func(r *runDir) []string {
-			return []string{"-p", prompt, "--auth-type", "openai", "-m", "mock-model", "--approval-mode", "yolo", "--output-format", "stream-json"}
-		},
+		args: []string{"-p", prompt, "--auth-type", "openai", "-m", "mock-model", "--approval-mode", "yolo", "--output-format", "stream-json"},
 		// Measured with 0.24.4: headless falls back to deny, reason to the model.
 		askBlocks: true,
 	},

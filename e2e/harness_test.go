@@ -173,7 +173,7 @@ func (r *runDir) launch(t *testing.T) *result {
 	res := &result{r: r}
 	ctx, cancel := context.WithTimeout(context.Background(), r.c.timeout)
 	defer cancel()
-	name, args := r.bin, r.c.args(r)
+	name, args := r.bin, r.c.args
 	trace := ""
 	if straceBin != "" {
 		// Every connect() and addressed send of the client and its

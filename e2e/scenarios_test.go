@@ -407,8 +407,10 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	r.mock = mock
 	defer mock.Close()
 	var setup strings.Builder
-	if err := c.configure(r); err != nil {
-		t.Fatal(err)
+	if c.configure != nil {
+		if err := c.configure(r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, err := registerHooks(r)
 	setup.WriteString(out)

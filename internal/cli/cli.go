@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/hookshim/hookshim/internal/stack"
 )
 
 // Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3,
@@ -189,40 +188,17 @@ type command struct {
 
 // commands is the table Main dispatches on, in the order of the usage text.
 var commands = []command{
-	{"run", func(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		stack.Reserve() // now, while the stack is shallow and cheap to copy
-		return cmdRun(args, stdin, stdout, stderr, getenv)
-	}},
-	{"simulate", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdSimulate(args, stdout, stderr, getenv)
-	}},
-	{"allow", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdAllow(args, stdout, stderr, getenv)
-	}},
-	{"deny", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdDeny(args, stdout, stderr, getenv)
-	}},
-	{"trust", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdTrust(args, stdout, stderr, getenv)
-	}},
-	{"install", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdInstall(args, stdout, stderr, getenv)
-	}},
-	{"uninstall", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdUninstall(args, stdout, stderr, getenv)
-	}},
-	{"status", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdStatus(args, stdout, stderr, getenv)
-	}},
-	{"doctor", func(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-		return cmdDoctor(args, stdout, stderr, getenv)
-	}},
-	{"providers", func(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
-		return cmdProviders(args, stdout, stderr)
-	}},
-	{"example-policy", func(args []string, stdin io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
-		return cmdExamplePolicy(args, stdin, stdout, stderr)
-	}},
+	{"run", cmdRun},
+	{"simulate", cmdSimulate},
+	{"allow", cmdAllow},
+	{"deny", cmdDeny},
+	{"trust", cmdTrust},
+	{"install", cmdInstall},
+	{"uninstall", cmdUninstall},
+	{"status", cmdStatus},
+	{"doctor", cmdDoctor},
+	{"providers", cmdProviders},
+	{"example-policy", cmdExamplePolicy},
 	{"version", cmdVersion},
 	{"help", cmdHelp},
 }

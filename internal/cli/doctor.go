@@ -79,7 +79,7 @@ type doctorProblem struct {
 
 func (r *doctorReport) problem(p doctorProblem) { r.Problems = append(r.Problems, p) }
 
-func cmdDoctor(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}

@@ -24,7 +24,7 @@ const ExampleContext = "Project policy (hookshim example): run the tests before 
 // cmdExamplePolicy is the built-in handler behind `hookshim simulate`. It
 // reads the OpenHook envelope like any handler and answers in the canonical
 // schema; users can point their own config at it to try hookshim out.
-func cmdExamplePolicy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func cmdExamplePolicy(args []string, stdin io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
 	if len(args) != 1 {
 		errorf(stderr, "usage: hookshim example-policy deny-destructive|prompt-context")
 		return 1

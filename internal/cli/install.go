@@ -228,11 +228,11 @@ type applied struct {
 	backup string
 }
 
-func cmdInstall(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdInstall(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	return installOrUninstall("install", args, stdout, stderr, getenv)
 }
 
-func cmdUninstall(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdUninstall(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	return installOrUninstall("uninstall", args, stdout, stderr, getenv)
 }
 
@@ -589,7 +589,7 @@ func reportError(stderr io.Writer, p *provider.Provider, err error) {
 	}
 }
 
-func cmdStatus(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	var f installFlags
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	fs.SetOutput(stderr)

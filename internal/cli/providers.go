@@ -15,7 +15,7 @@ import (
 	"github.com/hookshim/hookshim/internal/run"
 )
 
-func cmdProviders(args []string, stdout, stderr io.Writer) int {
+func cmdProviders(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
 	fs := flag.NewFlagSet("providers", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	events := fs.Bool("events", false, "list each provider's native events and what an answer can express")

@@ -72,7 +72,7 @@ func TestExamplePolicyDestructive(t *testing.T) {
 	} {
 		env := `{"data":{"tool_name":"shell","command":` + string(wire.Quote(cmd)) + `}}`
 		var out bytes.Buffer
-		require.Equal(t, 0, cmdExamplePolicy([]string{"deny-destructive"}, strings.NewReader(env), &out, io.Discard))
+		require.Equal(t, 0, cmdExamplePolicy([]string{"deny-destructive"}, strings.NewReader(env), &out, io.Discard, nil))
 		require.Equalf(t, want, strings.Contains(out.String(), `"deny"`), "command %q", cmd)
 	}
 }

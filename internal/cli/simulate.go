@@ -55,7 +55,7 @@ func quoteArg(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func cmdSimulate(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	all := fs.Bool("all", false, "every embedded sample payload of every tool, not one shell command and one prompt per tool")
@@ -224,6 +224,21 @@ func withToolInput(pr *provider.Provider, raw, input []byte) ([]byte, error) {
 	return sjson.SetRawBytes(raw, where, input)
 }
 
+// exampleTable starts a table of calls simulate runs against the example
+// policy: the policy, the header that says what is shown, and a table with
+// its column names written; ok is false when the policy cannot be run
+// (the error is on stderr).
+func exampleTable(stdout, stderr io.Writer, what, columns string) ([]config.Found, *tabwriter.Writer, bool) {
+	policy, ok := examplePolicyHere(stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	exampleHeader(stdout, what)
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, columns)
+	return policy, tw, true
+}
+
 // exampleHeader says what simulate runs when it runs the example policy.
 func exampleHeader(stdout io.Writer, what string) {
 	fmt.Fprintf(stdout, "hookshim simulate: %s,\nthrough the real pipeline with the built-in example policy (not a config of yours):\n", what)
@@ -269,13 +284,11 @@ const exampleCommand = "rm -rf /"
 // destructive shell command and a prompt, each in the tool's own payload,
 // and what the tool is answered.
 func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
-	policy, ok := examplePolicyHere(stderr)
+	policy, tw, ok := exampleTable(stdout, stderr, "a shell command and a prompt for every tool, each in the tool's own payload",
+		"TOOL\tNATIVE EVENT\tCALL\tPOLICY\tEXIT\tANSWER (stdout, [stderr], (what the tool cannot express))")
 	if !ok {
 		return 1
 	}
-	exampleHeader(stdout, "a shell command and a prompt for every tool, each in the tool's own payload")
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOOL\tNATIVE EVENT\tCALL\tPOLICY\tEXIT\tANSWER (stdout, [stderr], (what the tool cannot express))")
 	input := []byte(`{"command":` + string(wire.Quote(exampleCommand)) + `}`)
 	failed := false
 	samples := hookshim.Samples()
@@ -428,13 +441,11 @@ func clip(s string, n int) string {
 
 // simulateSamples runs every embedded sample payload (simulate --all).
 func simulateSamples(stdout, stderr io.Writer, getenv func(string) string) int {
-	policy, ok := examplePolicyHere(stderr)
+	policy, tw, ok := exampleTable(stdout, stderr, "every sample payload of every tool",
+		"PROVIDER\tSAMPLE\tCANONICAL EVENT\tDECISION\tEXIT\tNATIVE ANSWER (stdout)")
 	if !ok {
 		return 1
 	}
-	exampleHeader(stdout, "every sample payload of every tool")
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROVIDER\tSAMPLE\tCANONICAL EVENT\tDECISION\tEXIT\tNATIVE ANSWER (stdout)")
 	last := ""
 	for _, s := range hookshim.Samples() {
 		res := simulateCall(s.Provider.ID, s.Event, "", policy, s.Raw, getenv)

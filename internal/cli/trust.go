@@ -59,7 +59,7 @@ func trustStore(stderr io.Writer, getenv func(string) string) (trust.Store, bool
 	return s, true
 }
 
-func cmdAllow(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	path, code := trustArgs("allow", args, stderr)
 	if code >= 0 {
 		return code
@@ -121,7 +121,7 @@ func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
 	return problems
 }
 
-func cmdDeny(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdDeny(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	path, code := trustArgs("deny", args, stderr)
 	if code >= 0 {
 		return code
@@ -138,7 +138,7 @@ func cmdDeny(args []string, stdout, stderr io.Writer, getenv func(string) string
 	return 0
 }
 
-func cmdTrust(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 && args[0] == "status" {
 		args = args[1:]
 	}

@@ -122,13 +122,14 @@ func (c *checker) add(kind, path, msg, fix string) {
 }
 
 // display shows a path relative to the folder the user is in when it lies
-// below it, so that the fix can be typed as shown.
+// below it, so that the fix can be typed as shown (the folder itself
+// stays absolute: "." names nothing).
 func (c *checker) display(p string) string {
 	if c.dir == "" || !filepath.IsAbs(p) {
 		return p
 	}
 	rel, err := filepath.Rel(c.dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return p
 	}
 	return rel
@@ -139,7 +140,7 @@ func (c *checker) command(args []string) {
 	if !c.program(args[0]) {
 		return
 	}
-	c.script(args[0], args[1:])
+	c.script(args)
 }
 
 // program checks that name can be started; false when it cannot be found.
@@ -206,7 +207,13 @@ func (c *checker) file(path, d string, mine bool) {
 		return
 	}
 	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
-	fields := strings.Fields(strings.TrimSuffix(string(line), "\r"))
+	if bytes.HasSuffix(line, []byte("\r")) {
+		// The kernel takes the carriage return for part of the
+		// interpreter's name (or of its last argument).
+		c.add(Interpreter, d, d+" has Windows (CRLF) line endings: its #! line ends in a carriage return", "save "+d+" with Unix (LF) line endings")
+		return
+	}
+	fields := strings.Fields(string(line))
 	if len(fields) == 0 {
 		c.add(Interpreter, d, d+" has an empty #! line", "write the interpreter after #!, e.g. "+shebangFor(path))
 		return
@@ -297,48 +304,68 @@ var interpreters = map[string][]string{
 	"node": {"-e", "--eval", "-p", "--print"}, "bun": {"-e", "--eval", "-p", "--print"},
 	"deno": {"eval"}, "tsx": {"-e", "--eval"}, "ts-node": {"-e", "--eval"},
 	"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
+	"pwsh": {"-c", "-Command", "-EncodedCommand"},
 }
 
 // scriptExts are the extensions by which an argument is taken for a
 // script that must exist (an argument without one may be anything).
-var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua"}
+var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".ps1"}
 
-// script checks the script an interpreter is given: `sh hooks/x.sh`,
-// `python3 x.py`, `node hooks/x.js`.
-func (c *checker) script(program string, args []string) {
-	base := filepath.Base(program)
+// Script is the script an interpreter command runs, resolved from the
+// hook's folder: `sh hooks/x.sh`, `python3 x.py`, `node hooks/x.js`; ""
+// when args are not an interpreter given a script. internal/run checks it
+// exists before starting the interpreter, which reports a missing script
+// in its own way, and counts it among the files a handler runs.
+func (h *Hook) Script(args []string) string {
+	a := scriptArg(args)
+	if a == "" || filepath.IsAbs(a) {
+		return a
+	}
+	return filepath.Join(h.Dir, a)
+}
+
+// scriptArg is the argument that names the script an interpreter runs, as
+// written; "" when there is none, or when the argument has neither a
+// folder nor a script's extension (it may be anything then).
+func scriptArg(args []string) string {
+	base := filepath.Base(args[0])
 	if strings.HasPrefix(base, "python3.") {
 		base = "python3"
 	}
 	stop, ok := interpreters[base]
 	if !ok {
-		return
+		return ""
 	}
-	for _, a := range args {
+	for _, a := range args[1:] {
 		if slices.Contains(stop, a) {
-			return
+			return ""
 		}
-		if a == "run" && (base == "deno" || base == "bun") {
+		if a == "run" && (base == "deno" || base == "bun") || strings.HasPrefix(a, "-") {
 			continue
-		}
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		path := a
-		if !filepath.IsAbs(path) {
-			if c.moved {
-				return
-			}
-			path = filepath.Join(c.h.Dir, path)
-		}
-		if _, err := os.Stat(path); err == nil {
-			return
 		}
 		if strings.ContainsRune(a, '/') || slices.Contains(scriptExts, filepath.Ext(a)) {
-			d := c.display(path)
-			c.add(Missing, d, d+" does not exist", "create "+d)
+			return a
 		}
+		return ""
+	}
+	return ""
+}
+
+// script checks that the script an interpreter is given exists.
+func (c *checker) script(args []string) {
+	path := scriptArg(args)
+	if path == "" {
 		return
+	}
+	if !filepath.IsAbs(path) {
+		if c.moved {
+			return
+		}
+		path = filepath.Join(c.h.Dir, path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		d := c.display(path)
+		c.add(Missing, d, d+" does not exist", "create "+d)
 	}
 }
 

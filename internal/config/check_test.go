@@ -39,6 +39,7 @@ func TestCheck(t *testing.T) {
 	write("hooks/env-py.py", "#!/usr/bin/env python3\n", 0o755)
 	write("hooks/env-s.js", "#!/usr/bin/env -S node --no-warnings\n", 0o755)
 	write("hooks/lib.py", "print(1)\n", 0o644)
+	write("hooks/crlf.sh", "#!/bin/sh\r\necho ok\r\n", 0o755)
 	write("local-tool", "#!/bin/sh\n", 0o755)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "adir"), 0o755))
 	if _, err := os.Stat("/usr/bin/env"); err != nil {
@@ -69,6 +70,8 @@ func TestCheck(t *testing.T) {
 			want: []string{"interpreter|hooks/env-py.py needs python3 (#!/usr/bin/env python3), which is not in PATH|install python3"}},
 		{command: "./hooks/env-s.js", path: fakePath(),
 			want: []string{"interpreter|hooks/env-s.js needs node (#!/usr/bin/env node), which is not in PATH|install node"}},
+		{command: "./hooks/crlf.sh",
+			want: []string{"interpreter|hooks/crlf.sh has Windows (CRLF) line endings: its #! line ends in a carriage return|save hooks/crlf.sh with Unix (LF) line endings"}},
 		{command: "./adir", want: []string{"not-a-program|adir is a folder, not a program|name the program to run in the command"}},
 		{command: "jq -r .x", path: fakePath(),
 			want: []string{"not-in-path|jq is not in PATH|install jq (or put it in PATH)"}},
@@ -114,6 +117,28 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// Script is the script an interpreter is given, when the command says so.
+func TestHookScript(t *testing.T) {
+	h := &Hook{Dir: "/p"}
+	for line, want := range map[string]string{
+		"sh hooks/x.sh":              "/p/hooks/x.sh",
+		"python3 -u check.py arg":    "/p/check.py",
+		"/usr/bin/node /abs/x.js":    "/abs/x.js",
+		"deno run hooks/x.ts":        "/p/hooks/x.ts",
+		"pwsh -File hooks/x.ps1":     "/p/hooks/x.ps1",
+		"pwsh -c Get-Date":           "",
+		"python3 -m pkg.mod":         "",
+		"node --version":             "",
+		"bash -o pipefail":           "",
+		"fakehandler record ran.log": "",
+		"./hooks/x.sh":               "",
+	} {
+		args, ok := Argv(line)
+		require.True(t, ok, line)
+		require.Equal(t, want, h.Script(args), line)
+	}
+}
+
 // Relative to the folder the user is in; outside it, absolute.
 func TestCheckDisplay(t *testing.T) {
 	dir := t.TempDir()
@@ -132,6 +157,12 @@ func TestCheckMissingCwd(t *testing.T) {
 	require.Len(t, ps, 1)
 	require.Equal(t, BadDir, ps[0].Kind)
 	require.Equal(t, "create nope or change the handler's cwd", ps[0].Fix)
+
+	// Shown from the folder itself (as internal/run does), it stays
+	// absolute: "." would name nothing.
+	ps = h.Check(h.Dir, fakePath())
+	require.Len(t, ps, 1)
+	require.Equal(t, "create "+h.Dir+" or change the handler's cwd", ps[0].Fix)
 }
 
 // The file's check lists a problem several hooks share once, and parses

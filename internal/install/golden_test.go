@@ -200,15 +200,7 @@ func TestInstallGoldens(t *testing.T) {
 
 			if existing, ok := input(t, p, "existing"); ok {
 				t.Run("existing", func(t *testing.T) {
-					env := testEnv(t)
-					path, _ := env.Path(tg)
-					writeInput(t, tg, path, existing)
-					run(t, env, p, tg, events)
-					got := readTarget(t, tg, path)
-					golden(t, p, "existing", got)
-					require.Empty(t, run(t, env, p, tg, events), "a second install changed something")
-					run(t, env, p, tg, nil)
-					require.Equal(t, existing, readInput(t, tg, path), "uninstall did not restore the file")
+					roundTrip(t, testEnv(t), p, tg, events, "existing", existing)
 				})
 			} else if tg.Format.Layout != provider.LayoutGenerated {
 				t.Errorf("missing %s/%s/existing.*: a file with the user's own hooks", goldenDir, p.ID)
@@ -257,6 +249,23 @@ func TestInstallGoldens(t *testing.T) {
 
 // readTarget reads what install wrote: the file, or every file of the
 // folder for LayoutScriptPerEvent.
+// roundTrip installs into a file that holds input and compares the result
+// with the golden file named kind; a second install must change nothing and
+// uninstall must give input back byte for byte. It returns what install
+// wrote.
+func roundTrip(t *testing.T, env Env, p *provider.Provider, tg provider.Target, events []string, kind, input string) string {
+	t.Helper()
+	path, _ := env.Path(tg)
+	writeInput(t, tg, path, input)
+	run(t, env, p, tg, events)
+	got := readTarget(t, tg, path)
+	golden(t, p, kind, got)
+	require.Empty(t, run(t, env, p, tg, events), "a second install changed something")
+	run(t, env, p, tg, nil)
+	require.Equal(t, input, readInput(t, tg, path), "uninstall did not restore the file")
+	return got
+}
+
 func readTarget(t *testing.T, tg provider.Target, path string) string {
 	t.Helper()
 	if tg.Format.Layout == provider.LayoutScriptPerEvent {

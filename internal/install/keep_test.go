@@ -28,14 +28,8 @@ func TestInstallJSONC(t *testing.T) {
 			events := defaultEvents(t, p)
 			env := testEnv(t)
 			path, _ := env.Path(tg)
-			writeInput(t, tg, path, jsonc)
-			run(t, env, p, tg, events)
-			got := readTarget(t, tg, path)
-			golden(t, p, "jsonc", got)
+			got := roundTrip(t, env, p, tg, events, "jsonc", jsonc)
 			require.NoError(t, checkJSON(got))
-			require.Empty(t, run(t, env, p, tg, events), "a second install changed something")
-			run(t, env, p, tg, nil)
-			require.Equal(t, jsonc, readInput(t, tg, path), "uninstall did not restore the file")
 
 			// Edited by the user in between: hookshim's entries go, the
 			// edit and everything the file had before stay.

@@ -135,7 +135,7 @@ func TestHandlerThatCannotStart(t *testing.T) {
 	require.Equal(t, 0, ans.Exit)
 	require.Empty(t, ans.Stdout)
 	require.Empty(t, rec.Problems)
-	require.Equal(t, []string{`handler "x" could not start: ./x.sh: permission denied (hint: chmod +x ./x.sh)`}, rec.Warnings())
+	require.Equal(t, []string{`handler "x" could not start: x.sh is not executable (hint: chmod +x x.sh)`}, rec.Warnings())
 }
 
 // hookshim's own failures answer no opinion in the tool's dialect, or block

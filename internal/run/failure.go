@@ -1,14 +1,11 @@
 package run
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -96,50 +93,23 @@ func where(h *config.Hook) string {
 	return "the config"
 }
 
-// notStarted explains why the handler's process could not be started,
-// from the error of starting it.
+// notStarted explains why the handler's process could not be started: the
+// first problem config's check finds with it, so that a handler that
+// fails at call time is named with the words and the fix that allow,
+// status and doctor give; the start error itself where the check finds
+// none. The check runs only here, after a start failed.
 func notStarted(h *config.Hook, err error) *Error {
-	prog, written := program(h)
 	e := &Error{Kind: NotStarted}
-	switch {
-	case prog == "":
-		e.Msg = err.Error()
-	case errors.Is(err, exec.ErrNotFound):
-		e.Msg = written + ": not found on PATH"
-		e.Hint = "install " + written + ", or name it by its path"
-	case errors.Is(err, fs.ErrPermission):
-		if st, serr := os.Stat(prog); serr == nil && st.IsDir() {
-			e.Msg = written + ": is a directory"
-			e.Hint = fmt.Sprintf(`name the script to run in the "command" at %s`, where(h))
-			break
-		}
-		e.Msg = written + ": permission denied"
-		e.Hint = "chmod +x " + written
-	case errors.Is(err, fs.ErrNotExist):
-		if _, serr := os.Stat(prog); serr != nil {
-			e.Msg = written + ": no such file"
-			e.Hint = fmt.Sprintf(`create it, or fix the "command" at %s`, where(h))
-			break
-		}
-		// The file is there: what is missing is the interpreter its #!
-		// line names.
-		interp := shebang(prog)
-		switch {
-		case strings.HasSuffix(interp, "\r"):
-			e.Msg = written + ": its #! line ends in a carriage return"
-			e.Hint = "save " + written + " with Unix (LF) line endings"
-		case interp != "":
-			e.Msg = fmt.Sprintf("%s: its interpreter %s does not exist", written, interp)
-			e.Hint = "install " + interp + ", or fix the #! line of " + written
-		default:
-			e.Msg = written + ": " + errText(err)
-		}
-	case isNoExec(err):
-		e.Msg = written + ": not a program the system can run"
-		e.Hint = "start it with a #! line, such as #!/bin/sh"
-	default:
-		e.Msg = written + ": " + errText(err)
+	// Paths relative to the hook's folder, as its command writes them.
+	if ps := h.Check(h.Dir, nil); len(ps) > 0 {
+		e.Msg, e.Hint = ps[0].Msg, ps[0].Fix
+		return e
 	}
+	name := shell[0]
+	if args, ok := config.Argv(h.Command); ok {
+		name = args[0]
+	}
+	e.Msg = name + ": " + errText(err)
 	return e
 }
 
@@ -165,34 +135,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// shebang is the interpreter a script's #! line names, "" when it has none.
-func shebang(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	rest, ok := strings.CutPrefix(line, "#!")
-	if !ok {
-		return ""
-	}
-	rest = strings.TrimLeft(strings.TrimSuffix(rest, "\n"), " \t")
-	interp, _, _ := strings.Cut(rest, " ")
-	return interp
-}
-
-// program is the file a handler's process runs: its path as hookshim
-// resolves it, and as the command writes it. For a command that needs a
-// shell, the shell.
-func program(h *config.Hook) (path, written string) {
-	args, ok := plainWords(h.Command)
-	if !ok {
-		return shell[0], shell[0]
-	}
-	return resolve(h, args[0]), args[0]
-}
-
 // resolve is where a command word names a file: a relative path is taken
 // from the handler's directory; a bare name is looked up on PATH when the
 // process starts, and stays as it is.
@@ -203,42 +145,17 @@ func resolve(h *config.Hook, word string) string {
 	return word
 }
 
-// interpreters run the script named by their first argument.
-var interpreters = []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "python", "python3", "node", "ruby", "perl", "php", "pwsh"}
-
-// scriptExts are what a script's name ends with, so that an interpreter's
-// first argument is taken for a script only when it looks like one
-// (`node x.js`, not `node --version`, `python3 -m pkg` or `deno run x.ts`).
-var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1"}
-
-// script is the script an interpreter is given as its first argument,
-// resolved from the handler's directory, and as written; "" when the
-// command is not an interpreter running a script.
-func script(h *config.Hook, args []string) (path, written string) {
-	if len(args) < 2 || strings.ContainsRune(args[0], '/') || !slices.Contains(interpreters, args[0]) {
-		return "", ""
-	}
-	w := args[1]
-	if strings.HasPrefix(w, "-") || !slices.Contains(scriptExts, filepath.Ext(w)) {
-		return "", ""
-	}
-	if !filepath.IsAbs(w) {
-		return filepath.Join(h.Dir, w), w
-	}
-	return w, w
-}
-
 // missingScript is the failure of an interpreter whose script does not
 // exist: checked before starting, since interpreters report it in their
-// own ways (dash exits 2, which would read as a block).
+// own ways (dash exits 2, which would read as a block). One stat on a
+// call that starts.
 func missingScript(h *config.Hook, args []string) *Error {
-	p, written := script(h, args)
+	p := h.Script(args)
 	if p == "" {
 		return nil
 	}
-	if _, err := os.Stat(p); err != nil && errors.Is(err, fs.ErrNotExist) {
-		return &Error{Kind: NotStarted, Msg: written + ": no such file",
-			Hint: fmt.Sprintf(`create it, or fix the "command" at %s`, where(h))}
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return notStarted(h, err)
 	}
 	return nil
 }
@@ -249,7 +166,7 @@ func missingScript(h *config.Hook, args []string) *Error {
 // dedupe.Call.Files). A command that needs a shell is read up to its first
 // shell operator.
 func Files(h *config.Hook) []string {
-	args, ok := plainWords(h.Command)
+	args, ok := config.Argv(h.Command)
 	if !ok {
 		line := h.Command
 		if i := strings.IndexAny(line, "|&;<>()$`\n"); i >= 0 {
@@ -267,7 +184,7 @@ func Files(h *config.Hook) []string {
 	if p := resolve(h, args[0]); filepath.IsAbs(p) {
 		out = append(out, p)
 	}
-	if p, _ := script(h, args); p != "" {
+	if p := h.Script(args); p != "" {
 		out = append(out, p)
 	}
 	return out

@@ -13,7 +13,8 @@ import (
 )
 
 // A handler that cannot be started is a failure that names what is wrong
-// and the fix, and nothing is run in its place.
+// and the fix, in the words of config's check (what allow, status and
+// doctor say), and nothing is run in its place.
 func TestNotStarted(t *testing.T) {
 	for _, c := range []struct {
 		name, command string
@@ -21,23 +22,26 @@ func TestNotStarted(t *testing.T) {
 		want, hint    string
 	}{
 		{"not executable", "./hooks/x.sh", map[string]string{"hooks/x.sh": "#!/bin/sh\necho '{}'\n"},
-			"./hooks/x.sh: permission denied", "chmod +x ./hooks/x.sh"},
+			"hooks/x.sh is not executable", "chmod +x hooks/x.sh"},
 		{"missing", "./hooks/x.sh", nil,
-			"./hooks/x.sh: no such file", `create it, or fix the "command" at cfg.json:3`},
+			"hooks/x.sh does not exist", "create hooks/x.sh"},
 		{"a directory", "./hooks", map[string]string{"hooks/keep": ""},
-			"./hooks: is a directory", `name the script to run in the "command" at cfg.json:3`},
+			"hooks is a folder, not a program", "name the program to run in the command"},
 		{"interpreter missing", "./x.sh", map[string]string{"x.sh+x": "#!/nonexistent/bin/python9 -u\nprint()\n"},
-			"./x.sh: its interpreter /nonexistent/bin/python9 does not exist", "install /nonexistent/bin/python9, or fix the #! line of ./x.sh"},
+			"x.sh starts with #!/nonexistent/bin/python9, which does not exist", "install python9"},
 		{"#! line with CR", "./x.sh", map[string]string{"x.sh+x": "#!/bin/sh\r\necho '{}'\r\n"},
-			"./x.sh: its #! line ends in a carriage return", "save ./x.sh with Unix (LF) line endings"},
+			"x.sh has Windows (CRLF) line endings: its #! line ends in a carriage return", "save x.sh with Unix (LF) line endings"},
 		{"no #! line", "./x.sh", map[string]string{"x.sh+x": "\x7fELG not a program\n"},
-			"./x.sh: not a program the system can run", "start it with a #! line, such as #!/bin/sh"},
+			"x.sh has no #! line, so it cannot be started directly", "add #!/bin/sh as its first line"},
 		{"not on PATH", "no-such-program-here --flag", nil,
-			"no-such-program-here: not found on PATH", "install no-such-program-here, or name it by its path"},
+			"no-such-program-here is not in PATH", "install no-such-program-here (or put it in PATH)"},
 		{"interpreter without its script", "sh hooks/gone.sh", nil,
-			"hooks/gone.sh: no such file", `create it, or fix the "command" at cfg.json:3`},
+			"hooks/gone.sh does not exist", "create hooks/gone.sh"},
 		{"shell cannot find the command", "./gone.sh && echo done", nil,
 			"exited 127: ", "check that the command and its interpreter exist"},
+		// The check finds nothing wrong: the start error is all there is.
+		{"a binary for another system", "./x", map[string]string{"x+x": "\x7fELF not for this system\n"},
+			"./x: exec format error", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := hook(t, c.command)
@@ -56,7 +60,11 @@ func TestNotStarted(t *testing.T) {
 			require.Equal(t, NotStarted, e.Kind)
 			require.Contains(t, e.Msg, c.want)
 			require.Equal(t, c.hint, e.Hint)
-			require.Equal(t, `handler "x" could not start: `+e.Msg+" (hint: "+c.hint+")", Problem(res[0]))
+			want := `handler "x" could not start: ` + e.Msg
+			if c.hint != "" {
+				want += " (hint: " + c.hint + ")"
+			}
+			require.Equal(t, want, Problem(res[0]))
 		})
 	}
 }

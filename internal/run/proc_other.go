@@ -9,5 +9,3 @@ var shell = []string{"cmd", "/C"}
 func setGroup(cmd *exec.Cmd) {}
 
 func detach(cmd *exec.Cmd) {}
-
-func isNoExec(err error) bool { return false }

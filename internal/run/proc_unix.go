@@ -3,7 +3,6 @@
 package run
 
 import (
-	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -27,7 +26,3 @@ func setGroup(cmd *exec.Cmd) {
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
-
-// isNoExec reports a file the system cannot execute: a script without a
-// #! line, a binary for another system.
-func isNoExec(err error) bool { return errors.Is(err, syscall.ENOEXEC) }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
-	"github.com/mattn/go-shellwords"
 )
 
 // MaxOutput bounds what is kept of a handler's stdout and of its stderr. A
@@ -216,7 +215,7 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 // under /bin/sh -c. An interpreter whose script is missing is not started.
 func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	var cmd *exec.Cmd
-	if args, ok := plainWords(h.Command); ok {
+	if args, ok := config.Argv(h.Command); ok {
 		if err := missingScript(h, args); err != nil {
 			return nil, err
 		}
@@ -226,18 +225,6 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	}
 	cmd.Dir = h.Dir
 	return cmd, nil
-}
-
-// plainWords splits a command line that needs no shell.
-func plainWords(line string) ([]string, bool) {
-	if strings.ContainsAny(line, "|&;<>()$`*?[]{}~\n\\#!=") {
-		return nil, false
-	}
-	args, err := shellwords.Parse(line)
-	if err != nil || len(args) == 0 {
-		return nil, false
-	}
-	return args, true
 }
 
 // capped is a buffer that keeps at most MaxOutput bytes.
