@@ -31,7 +31,6 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDetectNormalize$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzRespond$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/digest -run '^$$' -fuzz '^FuzzMatchesStandardLibrary$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/wire -run '^$$' -fuzz '^FuzzIndex$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/toml -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 

@@ -9,6 +9,7 @@
 package trust
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"hash"
@@ -20,7 +21,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/hookshim/hookshim/internal/digest"
 	"github.com/mattn/go-shellwords"
 )
 
@@ -66,7 +66,7 @@ func DefaultStore(getenv func(string) string) (Store, error) {
 }
 
 func key(path string) string {
-	sum := digest.Sum256([]byte(path))
+	sum := sha256.Sum256([]byte(path))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -90,7 +90,7 @@ func Digest(f *config.File) (string, []string, error) {
 			return "", nil, err
 		}
 	}
-	h := digest.New()
+	h := sha256.New()
 	writeEntry(h, "", f.Path, content)
 	scripts := Scripts(f)
 	for _, s := range scripts {
