@@ -146,7 +146,7 @@ func sample(id, name string) ([]byte, error) {
 // envelope is what hookshim sends a handler for the Claude Code payload raw.
 func envelope(raw []byte) ([]byte, error) {
 	pr := provider.Lookup("claude-code")
-	p := provider.Payload{Raw: raw, Env: func(string) string { return "" }}
+	p := provider.NewPayload(raw, func(string) string { return "" })
 	spec := pr.Spec(pr.EventName(p))
 	if spec == nil {
 		return nil, errors.New("payload has no known Claude Code event")
