@@ -8,8 +8,6 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
-
-	"github.com/hookshim/hookshim/internal/stack"
 )
 
 // Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3);
@@ -87,7 +85,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "run":
-		stack.Reserve() // now, while the stack is shallow and cheap to copy
 		return cmdRun(rest, stdin, stdout, stderr, getenv)
 	case "simulate":
 		return cmdSimulate(rest, stdout, stderr, getenv)

@@ -26,11 +26,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
 )
 
@@ -516,7 +516,7 @@ func (e *ConflictError) Error() string {
 // lines: where a command hides in code.
 func quotedStrings(text string) []string {
 	var out []string
-	for _, m := range quotedRE.Get().FindAllString(text, -1) {
+	for _, m := range quotedRE.FindAllString(text, -1) {
 		var v string
 		if json.Unmarshal([]byte(m), &v) == nil {
 			out = append(out, v)
@@ -530,4 +530,4 @@ func quotedStrings(text string) []string {
 	return out
 }
 
-var quotedRE = &lazy.Regexp{Expr: `"(?:[^"\\\n]|\\.)*"`}
+var quotedRE = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)

@@ -3,9 +3,9 @@ package install
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
-	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/toml"
 )
@@ -16,8 +16,8 @@ import (
 // before and after every edit, and reads the tables hookshim looks at.
 
 var (
-	tomlHooksHeader = &lazy.Regexp{Expr: `^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`}
-	tomlAnyHeader   = &lazy.Regexp{Expr: `^\s*\[`}
+	tomlHooksHeader = regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`)
+	tomlAnyHeader   = regexp.MustCompile(`^\s*\[`)
 )
 
 // checkTOML reports where a document stops being TOML, as
@@ -86,13 +86,13 @@ func (e *tomlEditor) blocks() []block {
 	lines := e.lines()
 	var out []block
 	for i := 0; i < len(lines); i++ {
-		if !tomlHooksHeader.Get().MatchString(strings.TrimRight(lines[i], "\r\n")) {
+		if !tomlHooksHeader.MatchString(strings.TrimRight(lines[i], "\r\n")) {
 			continue
 		}
 		b := block{first: i, last: i}
 		for j := i + 1; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
-			if tomlAnyHeader.Get().MatchString(lines[j]) {
+			if tomlAnyHeader.MatchString(lines[j]) {
 				break
 			}
 			if t != "" && !strings.HasPrefix(t, "#") {
