@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/toml"
@@ -15,9 +16,14 @@ import (
 // and the user's other tables stay. internal/toml validates the file
 // before and after every edit, and reads the tables hookshim looks at.
 
+// Compiled on first use (see destructive in internal/cli).
 var (
-	tomlHooksHeader = regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`)
-	tomlAnyHeader   = regexp.MustCompile(`^\s*\[`)
+	tomlHooksHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]\s*(#.*)?$`)
+	})
+	tomlAnyHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[`)
+	})
 )
 
 // checkTOML reports where a document stops being TOML, as
@@ -86,13 +92,13 @@ func (e *tomlEditor) blocks() []block {
 	lines := e.lines()
 	var out []block
 	for i := 0; i < len(lines); i++ {
-		if !tomlHooksHeader.MatchString(strings.TrimRight(lines[i], "\r\n")) {
+		if !tomlHooksHeader().MatchString(strings.TrimRight(lines[i], "\r\n")) {
 			continue
 		}
 		b := block{first: i, last: i}
 		for j := i + 1; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
-			if tomlAnyHeader.MatchString(lines[j]) {
+			if tomlAnyHeader().MatchString(lines[j]) {
 				break
 			}
 			if t != "" && !strings.HasPrefix(t, "#") {

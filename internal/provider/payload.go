@@ -78,9 +78,10 @@ func (p Payload) GetRaw(path string) []byte {
 }
 
 // member finds the top-level member a path starts with, and the rest of
-// the path; ok is false when the path is not plain names separated by
-// dots (gjson's wildcards, escapes, modifiers and queries) or the payload
-// has no index, and for a name the payload has twice. A zero span means the payload has no such member.
+// the path. ok is false when the payload has no index, when the path is
+// not plain names separated by dots (gjson's wildcards, escapes,
+// modifiers and queries) and when its first name occurs twice: gjson
+// answers those. A zero span means the payload has no such member.
 func (p Payload) member(path string) (first span, rest string, ok bool) {
 	if p.top == nil || path == "" || path[0] == '.' || path[len(path)-1] == '.' {
 		return span{}, "", false
