@@ -33,8 +33,7 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	$(GO) test . -run '^$$' -fuzz '^FuzzDetectNormalize$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME)
 	$(GO) test . -run '^$$' -fuzz '^FuzzRespond$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/digest -run '^$$' -fuzz '^FuzzMatchesStandardLibrary$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/wire -run '^$$' -fuzz '^FuzzIndex$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider -run '^$$' -fuzz '^FuzzPayload$$' -fuzztime $(FUZZTIME)
 
 simulate: build ## run the embedded demo
 	./$(BIN) simulate

@@ -109,7 +109,7 @@ func large(pr *provider.Provider, big []byte) (Case, bool) {
 	if err != nil {
 		return Case{}, false
 	}
-	p := provider.Payload{Raw: raw, Env: func(string) string { return "" }}
+	p := provider.NewPayload(raw, func(string) string { return "" })
 	if pr.EventName != nil {
 		if n := pr.EventName(p); n != "" && n != post.Native {
 			return Case{}, false

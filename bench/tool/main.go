@@ -3,14 +3,13 @@
 //
 //	benchtool gen -dir DIR -handler PATH
 //	    write the projects, payloads and envelopes the benchmark runs on
-//	benchtool report -raw DIR -rss FILE -mode full|smoke [-cmd TEXT]
-//	    read hyperfine's JSON exports and the max-RSS samples, print the
-//	    results as Markdown and check the budget; in smoke mode exit 1 on
-//	    an order-of-magnitude regression
+//	benchtool report -raw DIR -mode full|smoke [-cmd TEXT]
+//	    read hyperfine's JSON exports, print the results as Markdown and
+//	    check the budget: exit 1 when a full run misses it, and in either
+//	    mode on an order-of-magnitude regression
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -47,7 +46,7 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchtool: error: %v\n", err)
-		if errors.Is(err, errBudget) {
+		if errors.Is(err, errBudget) || errors.Is(err, errRegression) {
 			os.Exit(1)
 		}
 		os.Exit(2)
@@ -146,7 +145,7 @@ func sample(id, name string) ([]byte, error) {
 // envelope is what hookshim sends a handler for the Claude Code payload raw.
 func envelope(raw []byte) ([]byte, error) {
 	pr := provider.Lookup("claude-code")
-	p := provider.Payload{Raw: raw, Env: func(string) string { return "" }}
+	p := provider.NewPayload(raw, func(string) string { return "" })
 	spec := pr.Spec(pr.EventName(p))
 	if spec == nil {
 		return nil, errors.New("payload has no known Claude Code event")
@@ -155,8 +154,12 @@ func envelope(raw []byte) ([]byte, error) {
 	return normalize.Envelope(ev, "0b9a5c3e-52d7-4d1f-9d2c-1b1f6a0f4e11", time.Now(), "bench"), nil
 }
 
-// errBudget marks a smoke check that failed.
-var errBudget = errors.New("order-of-magnitude regression")
+// errBudget marks a budget missed in a full run, errRegression an
+// order-of-magnitude regression (which fails the smoke run too).
+var (
+	errBudget     = errors.New("budget missed")
+	errRegression = errors.New("order-of-magnitude regression")
+)
 
 // result is one command's samples, gathered from every round.
 type result struct {
@@ -194,7 +197,6 @@ type hyperfineExport struct {
 func report(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	rawDir := fs.String("raw", "", "folder of hyperfine JSON exports")
-	rssFile := fs.String("rss", "", "max-RSS samples: lines of NAME KiB")
 	mode := fs.String("mode", "full", "full or smoke")
 	cmdline := fs.String("cmd", "make bench", "the command that produced the results")
 	if err := fs.Parse(args); err != nil {
@@ -243,10 +245,6 @@ func report(args []string, w io.Writer) error {
 		}
 		return ri < rj
 	})
-	rss, err := readRSS(*rssFile)
-	if err != nil {
-		return err
-	}
 	floor := res["floor"]
 	if floor == nil {
 		return errors.New("no floor measurements")
@@ -322,138 +320,52 @@ func report(args []string, w io.Writer) error {
 	fmt.Fprintln(w, "Rows ending in -10MiB are compared with floor-10MiB: the floor reading the same 10 MiB.")
 	fmt.Fprintln(w)
 
-	type check struct {
-		what, got, budget string
-		ok, fatal         bool
+	// The budget (docs/performance.md): three ratios of medians less the
+	// shell's, each against its floor measured in the same run. The smoke
+	// check fails only on an order-of-magnitude regression, judged on the
+	// fast runs, which a busy machine stretches least.
+	budgets := []struct {
+		what, call, base string
+		max              float64 // call ≤ max × base
+		regressed        bool
+	}{
+		{"no matching handler vs the floor", "no-match", "floor", 1.5,
+			fast("no-match") > 10*fast("floor")},
+		{"one handler vs a minimal Go program running the same handler (spawner)", "one-handler", "spawner", 1.3,
+			fast("one-handler") > 10*fast("spawner")},
+		// A 10 MiB call is far above its budget today (see
+		// docs/performance.md): the smoke check guards it with a bound in
+		// time, not a ratio.
+		{"10 MiB payload, no matching handler, vs the floor reading it", "no-match-10MiB", "floor-10MiB", 2,
+			fast("no-match-10MiB") > 1},
 	}
-	var checks []check
-	f := med("floor")
-	if m := med("no-match"); m > 0 {
-		checks = append(checks, check{"no matching handler vs the floor", ratio(m, f) + " (fast runs " + ratio(fast("no-match"), fast("floor")) + ")",
-			"≤ 1.3x", m <= 1.3*f, fast("no-match") > 10*fast("floor")})
-	}
-	if m := med("no-match-no-hint"); m > 0 {
-		checks = append(checks, check{"the same without --provider (every tool scored)", ratio(m, f), "for reference", true, false})
-	}
-	// A handler is a process of its own, which the handler measured alone
-	// does not pay for (the shell execs it in its own place) but any hook
-	// that runs it does. So one handler is judged as the no-match call is:
-	// against the least a Go program can do for the same job, the spawner.
-	if one, sp := med("one-handler"), med("spawner"); one > 0 && sp > 0 {
-		checks = append(checks, check{"one handler vs a minimal Go program running the same handler (spawner)",
-			ratio(one, sp) + " (fast runs " + ratio(fast("one-handler"), fast("spawner")) + ")",
-			"≤ 1.3x", one <= 1.3*sp, fast("one-handler") > 10*fast("spawner")})
-	}
-	if one, h := med("one-handler"), med("handler-alone"); one > 0 && h > 0 {
-		got := ms(one-h) + " ms"
-		if sp := med("spawner"); sp > 0 {
-			got += " (the spawner's: " + ms(sp-h) + " ms; the no-match call: " + ms(med("no-match")) + " ms)"
-		}
-		checks = append(checks, check{"one handler: hookshim's time beyond the handler's own", got,
-			"for reference", true, fast("one-handler")-fast("handler-alone") > 10*fast("floor")})
-	}
-	if eight, one, none := med("eight-handlers"), med("one-handler"), med("no-match"); eight > 0 && one > 0 && none > 0 {
-		// One after another, eight handlers would cost eight times what one
-		// adds to the no-match call. Handlers that only compute share the
-		// CPUs, so they cannot beat the CPUs' count.
-		seq := none + 8*(one-none)
-		checks = append(checks, check{"eight handlers vs one (" + strconv.Itoa(runtime.NumCPU()) + " CPUs)", ms(eight) + " vs " + ms(one) + " ms",
-			fmt.Sprintf("< one after another, %s ms", ms(seq)), eight < seq, false})
-	}
-	if eight, one := med("eight-slow-handlers"), med("one-slow-handler"); eight > 0 && one > 0 {
-		checks = append(checks, check{"eight handlers waiting " + SlowDelay.String() + " vs one", ms(eight) + " vs " + ms(one) + " ms",
-			"≈ one, not 8x", eight < 2*one, fast("eight-slow-handlers") > 4*fast("one-slow-handler")})
-	}
-	if m, fl := med("no-match-10MiB"), med("floor-10MiB"); m > 0 {
-		checks = append(checks, check{"10 MiB payload, no matching handler: whole call", ms(m) + " ms (floor reading it: " + ms(fl) + " ms)",
-			"< 100 ms", m < 0.1, fast("no-match-10MiB") > 1})
-	}
-	if one, h := med("one-handler-10MiB"), med("handler-alone-10MiB"); one > 0 && h > 0 {
-		checks = append(checks, check{"10 MiB payload, one handler: hookshim's time beyond the handler", ms(one-h) + " ms",
-			"< 100 ms", one-h < 0.1, fast("one-handler-10MiB")-fast("handler-alone-10MiB") > 1})
-	}
-	if fr, ok := rss["floor"]; ok {
-		for _, name := range []string{"no-match", "one-handler", "no-match-10MiB"} {
-			if v, ok := rss[name]; ok {
-				budget, good := "a few MiB above the floor", v-fr <= 8*1024
-				if strings.HasSuffix(name, "-10MiB") {
-					budget, good = "payload-sized", true
-				}
-				checks = append(checks, check{"max RSS, " + name, fmt.Sprintf("%.1f MiB (floor %.1f MiB, +%.1f)", v/1024, fr/1024, (v-fr)/1024),
-					budget, good, !strings.HasSuffix(name, "-10MiB") && v > 10*fr})
-			}
-		}
-	}
-	for _, peer := range []string{"jq-hook", "node-hook"} {
-		if m, one := med(peer), med("one-handler"); m > 0 && one > 0 {
-			checks = append(checks, check{peer + " (same policy, Claude Code only) vs hookshim with one handler", ratio(m, one), "for reference", true, false})
-		}
-	}
-	fmt.Fprintln(w, "| budget | measured | target | |")
-	fmt.Fprintln(w, "|---|---|---|---|")
-	var failed []string
-	for _, c := range checks {
-		mark := "met"
-		if !c.ok {
-			mark = "MISSED"
-		}
-		if c.fatal {
-			mark = "REGRESSION (10x past the budget)"
-			failed = append(failed, c.what)
-		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.what, c.got, c.budget, mark)
-	}
-	fmt.Fprintln(w)
-	if len(rss) > 0 {
-		names := make([]string, 0, len(rss))
-		for n := range rss {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fmt.Fprint(w, "Max RSS (GNU time, median): ")
-		for i, n := range names {
-			if i > 0 {
-				fmt.Fprint(w, ", ")
-			}
-			fmt.Fprintf(w, "%s %.1f MiB", n, rss[n]/1024)
-		}
-		fmt.Fprintln(w)
-	}
-	if *mode == "smoke" && len(failed) > 0 {
-		return fmt.Errorf("%w: %s", errBudget, strings.Join(failed, "; "))
-	}
-	return nil
-}
-
-// readRSS reads NAME KiB lines and keeps each name's median.
-func readRSS(path string) (map[string]float64, error) {
-	out := map[string]float64{}
-	if path == "" {
-		return out, nil
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	samples := map[string][]float64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), " ")
-		if !ok {
+	fmt.Fprintln(w, "| budget | measured | fast runs | target | |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	var missed, regressed []string
+	for _, b := range budgets {
+		got, base := med(b.call), med(b.base)
+		if got == 0 || base == 0 {
 			continue
 		}
-		if kib, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-			samples[name] = append(samples[name], kib)
+		mark := "pass"
+		if got > b.max*base {
+			mark = "FAIL"
+			missed = append(missed, b.what)
 		}
+		if b.regressed {
+			mark = "REGRESSION (an order of magnitude past the budget)"
+			regressed = append(regressed, b.what)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | ≤ %.1fx | %s |\n", b.what, ratio(got, base), ratio(fast(b.call), fast(b.base)), b.max, mark)
 	}
-	for n, v := range samples {
-		out[n] = quantile(v, 0.5)
+	fmt.Fprintln(w)
+	switch {
+	case len(regressed) > 0:
+		return fmt.Errorf("%w: %s", errRegression, strings.Join(regressed, "; "))
+	case *mode == "full" && len(missed) > 0:
+		return fmt.Errorf("%w: %s", errBudget, strings.Join(missed, "; "))
 	}
-	return out, sc.Err()
+	return nil
 }
 
 // machine describes where the numbers come from.

@@ -3,20 +3,24 @@ package cli
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"sync"
 
-	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
 // destructive matches shell commands the example policy refuses: deleting
 // the root or home directory, formatting or overwriting a disk, a fork bomb.
-// Compiled on first use: hook mode never needs it.
-var destructive = &lazy.Regexp{Expr: `(^|[;&|]\s*|\bsudo\s+)rm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*(/|~|\$HOME|/\*)(\s|$|;|&)` +
-	`|\bmkfs(\.\w+)?\s` +
-	`|\bdd\s.*\bof=/dev/(sd|nvme|hd|disk)` +
-	`|>\s*/dev/(sd|nvme|hd)[a-z]` +
-	`|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`}
+// Compiled on first use, as every regexp of the binary: package variables
+// are initialized on every hook call, which never needs them.
+var destructive = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[;&|]\s*|\bsudo\s+)rm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*(/|~|\$HOME|/\*)(\s|$|;|&)` +
+		`|\bmkfs(\.\w+)?\s` +
+		`|\bdd\s.*\bof=/dev/(sd|nvme|hd|disk)` +
+		`|>\s*/dev/(sd|nvme|hd)[a-z]` +
+		`|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`)
+})
 
 // ExampleContext is what the example policy adds to every prompt.
 const ExampleContext = "Project policy (hookshim example): run the tests before you call a change done."
@@ -39,7 +43,7 @@ func cmdExamplePolicy(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 	switch args[0] {
 	case "deny-destructive":
 		cmd := data.Get("command").Str
-		if data.Get("tool_name").Str == "shell" && destructive.Get().MatchString(cmd) {
+		if data.Get("tool_name").Str == "shell" && destructive().MatchString(cmd) {
 			o.Str("decision", "deny")
 			o.Str("reason", fmt.Sprintf("destructive command refused by policy: %s", cmd))
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/pipeline"
-	"github.com/hookshim/hookshim/internal/stack"
 )
 
 // hookFlags are run's options.
@@ -23,7 +22,6 @@ type hookFlags struct {
 }
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	stack.Reserve() // now, while the stack is shallow and cheap to copy
 	started := time.Now()
 	var f hookFlags
 	var flagErr error

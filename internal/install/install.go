@@ -27,11 +27,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/lazy"
 	"github.com/hookshim/hookshim/internal/provider"
 )
 
@@ -616,7 +617,7 @@ func (e *ConflictError) Error() string {
 // lines: where a command hides in code.
 func quotedStrings(text string) []string {
 	var out []string
-	for _, m := range quotedRE.Get().FindAllString(text, -1) {
+	for _, m := range quotedRE().FindAllString(text, -1) {
 		var v string
 		if json.Unmarshal([]byte(m), &v) == nil {
 			out = append(out, v)
@@ -630,4 +631,7 @@ func quotedStrings(text string) []string {
 	return out
 }
 
-var quotedRE = &lazy.Regexp{Expr: `"(?:[^"\\\n]|\\.)*"`}
+// quotedRE is compiled on first use (see destructive in internal/cli).
+var quotedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+})

@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"bytes"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -143,41 +144,7 @@ func copied(n int, refs bool) int {
 	return n
 }
 
-// FileURI is the file:// URI of a directory, escaped as net/url escapes a
-// path (written out here so that the hot path does not link net/url, whose
-// package initialization every call would pay for).
+// FileURI is the file:// URI of a directory.
 func FileURI(dir string) string {
-	p := filepath.ToSlash(dir)
-	switch p {
-	case "":
-		return "file:"
-	case "*":
-		return "file://*"
-	}
-	b := make([]byte, 0, len("file://")+len(p)+16)
-	b = append(b, "file://"...)
-	for i := 0; i < len(p); i++ {
-		if c := p[i]; pathByte(c) {
-			b = append(b, c)
-		} else {
-			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
-		}
-	}
-	return string(b)
-}
-
-const upperHex = "0123456789ABCDEF"
-
-// pathByte reports whether c stands for itself in a URL path (RFC 3986
-// unreserved characters and the sub-delimiters net/url leaves alone there).
-func pathByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	switch c {
-	case '-', '_', '.', '~', '$', '&', '+', ',', '/', ':', ';', '=', '@':
-		return true
-	}
-	return false
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 }

@@ -11,29 +11,23 @@ import (
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
 // Event normalizes payload p, which provider pr sent for native event spec.
 func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *event.Event {
-	idx := p.Top
-	if idx == nil {
-		idx = wire.NewIndex(p.Raw)
-	}
-	r := reader{p: p, idx: idx}
 	f := pr.Fields
 	ev := &event.Event{Provider: pr.ID, Native: spec.Native, Name: spec.Canonical, Raw: p.Raw}
-	ev.SessionID = r.get(f.SessionID).String()
-	ev.Cwd = r.get(f.Cwd).Str
-	ev.TranscriptPath = r.get(f.Transcript).Str
-	if m := r.get(f.Model); m.Type == gjson.String {
+	ev.SessionID = p.Get(f.SessionID).String()
+	ev.Cwd = p.Get(f.Cwd).Str
+	ev.TranscriptPath = p.Get(f.Transcript).Str
+	if m := p.Get(f.Model); m.Type == gjson.String {
 		ev.Model = m.Str
 	}
-	if name := r.get(f.ToolName); name.Exists() || spec.Canonical.IsTool() {
-		ev.Tool = tool(pr, r, name.String(), ev.Name)
+	if name := p.Get(f.ToolName); name.Exists() || spec.Canonical.IsTool() {
+		ev.Tool = tool(pr, p, name.String(), ev.Name)
 	}
-	if pr := r.get(f.Prompt); pr.Exists() && f.Prompt != "" {
+	if pr := p.Get(f.Prompt); pr.Exists() && f.Prompt != "" {
 		ev.Prompt = promptText(pr)
 		if pr.IsArray() {
 			ev.Set("prompt_parts", []byte(pr.Raw))
@@ -41,7 +35,7 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 	}
 	for _, keep := range pr.Keep {
 		for _, k := range keep {
-			if raw := r.raw(k.From); raw != nil {
+			if raw := p.GetRaw(k.From); raw != nil {
 				ev.Set(k.To, raw)
 			}
 		}
@@ -53,53 +47,19 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 	if ev.Tool != nil {
 		finishTool(pr, p, ev.Tool)
 	}
-	ev.ProjectDir = projectDir(pr, r, ev)
+	ev.ProjectDir = projectDir(pr, p, ev)
 	return ev
 }
 
-// reader reads the payload's fields through an index of its members, built
-// once: each field is then found without scanning the payload again, which
-// matters when it carries a large tool output. Paths the index does not
-// answer go to gjson.
-type reader struct {
-	p   provider.Payload
-	idx *wire.Index
-}
-
-func (r reader) get(path string) gjson.Result {
-	if path == "" {
-		return gjson.Result{}
-	}
-	if v, ok := r.idx.Get(path); ok {
-		return v
-	}
-	return r.p.Get(path)
-}
-
-// raw is the field's raw JSON, nil when absent; from the index it is a
-// slice of the payload, not a copy.
-func (r reader) raw(path string) []byte {
-	if path == "" {
-		return nil
-	}
-	if v, ok := r.idx.RawGet(path); ok {
-		return v
-	}
-	if v := r.p.Get(path); v.Exists() {
-		return []byte(v.Raw)
-	}
-	return nil
-}
-
-func tool(pr *provider.Provider, r reader, native string, name event.Name) *event.Tool {
+func tool(pr *provider.Provider, p provider.Payload, native string, name event.Name) *event.Tool {
 	f := pr.Fields
-	t := &event.Tool{Native: native, CallID: r.get(f.ToolCallID).String()}
-	t.Input = objectOf(r.raw(f.ToolInput))
+	t := &event.Tool{Native: native, CallID: p.Get(f.ToolCallID).String()}
+	t.Input = objectOf(p.GetRaw(f.ToolInput))
 	switch name {
 	case event.ToolUseFailure:
-		t.Error = r.raw(f.ToolError)
+		t.Error = p.GetRaw(f.ToolError)
 	case event.AfterToolExecute:
-		t.Output = r.raw(f.ToolOutput)
+		t.Output = p.GetRaw(f.ToolOutput)
 	}
 	return t
 }
@@ -188,15 +148,15 @@ func promptText(r gjson.Result) *string {
 
 // projectDir is where the project's .openhook.json is searched from: the
 // tool's own project-dir variable, then its workspace roots, then cwd.
-func projectDir(pr *provider.Provider, r reader, ev *event.Event) string {
-	if r.p.Env != nil {
+func projectDir(pr *provider.Provider, p provider.Payload, ev *event.Event) string {
+	if p.Env != nil {
 		for _, name := range pr.ProjectDirEnv {
-			if v := r.p.Env(name); v != "" {
+			if v := p.Env(name); v != "" {
 				return v
 			}
 		}
 	}
-	if r := r.get("workspace_roots.0"); r.Type == gjson.String && r.Str != "" {
+	if r := p.Get("workspace_roots.0"); r.Type == gjson.String && r.Str != "" {
 		return r.Str
 	}
 	return ev.Cwd

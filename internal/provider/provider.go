@@ -16,8 +16,6 @@ import (
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
-	"github.com/hookshim/hookshim/internal/wire"
-	"github.com/tidwall/gjson"
 )
 
 // Provider describes one tool's hook protocol.
@@ -191,33 +189,6 @@ type Answer struct {
 	Stdout []byte
 	Stderr string
 	Exit   int
-}
-
-// Payload is a native payload with its environment. Raw is never modified
-// once the payload is made: the fields read from it share its memory.
-type Payload struct {
-	Raw []byte
-	Env func(string) string
-	// Top indexes Raw's top-level members, so that the many lookups of
-	// detection and normalization do not each rescan a large payload; nil
-	// means plain gjson lookups.
-	Top *wire.Index
-}
-
-// NewPayload indexes raw for lookups.
-func NewPayload(raw []byte, env func(string) string) Payload {
-	return Payload{Raw: raw, Env: env, Top: wire.NewIndex(raw)}
-}
-
-// Get reads a field by gjson path.
-func (p Payload) Get(path string) gjson.Result {
-	if path == "" {
-		return gjson.Result{}
-	}
-	if r, ok := p.Top.Get(path); ok {
-		return r
-	}
-	return gjson.GetBytes(p.Raw, path)
 }
 
 // Spec returns the native event named n, or nil.

@@ -9,18 +9,18 @@
 package trust
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/hookshim/hookshim/internal/digest"
 	"github.com/mattn/go-shellwords"
 )
 
@@ -66,7 +66,7 @@ func DefaultStore(getenv func(string) string) (Store, error) {
 }
 
 func key(path string) string {
-	sum := digest.Sum256([]byte(path))
+	sum := sha256.Sum256([]byte(path))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -97,7 +97,7 @@ func Digest(f *config.File) (string, []string, error) {
 			return "", nil, err
 		}
 	}
-	h := digest.New()
+	h := sha256.New()
 	writeEntry(h, "", f.Path, content)
 	scripts := Scripts(f)
 	for _, s := range scripts {
@@ -111,16 +111,8 @@ func Digest(f *config.File) (string, []string, error) {
 }
 
 // writeEntry hashes one file as "<sep><path>\n<length>\n<content>".
-// (Not fmt: the check runs on every hook call, and fmt is code and memory
-// that a call touches for the first time.)
 func writeEntry(h hash.Hash, sep, path string, content []byte) {
-	b := make([]byte, 0, len(sep)+len(path)+24)
-	b = append(b, sep...)
-	b = append(b, path...)
-	b = append(b, '\n')
-	b = strconv.AppendInt(b, int64(len(content)), 10)
-	b = append(b, '\n')
-	h.Write(b)
+	fmt.Fprintf(h, "%s%s\n%d\n", sep, path, len(content))
 	h.Write(content)
 }
 
@@ -130,7 +122,7 @@ func writeEntry(h hash.Hash, sep, path string, content []byte) {
 // the config does.
 func Scripts(f *config.File) []string {
 	root := f.Dir
-	var out []string // a few scripts: a list, not a map, on every call's path
+	var out []string
 	for _, h := range f.Hooks {
 		for _, w := range words(h.Command) {
 			if w == "" || strings.HasPrefix(w, "-") {
@@ -181,7 +173,7 @@ func (s Store) Check(f *config.File) (State, error) {
 		return Denied, nil
 	}
 	rec, err := config.ReadFile(allow)
-	if os.IsNotExist(err) { // a plain *fs.PathError (as in config.Discover)
+	if errors.Is(err, fs.ErrNotExist) {
 		return Unknown, nil
 	}
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package wire writes the small JSON documents hookshim emits: answers to
-// tools and envelopes for handlers; and indexes the payloads it reads.
+// tools and envelopes for handlers.
 package wire
 
 import (

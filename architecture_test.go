@@ -1,0 +1,142 @@
+package hookshim_test
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/hookshim/hookshim/"
+
+// layers is the package table of docs/architecture.md: what each package
+// may import from this module. A call flows down this table; nothing below
+// internal/cli imports it.
+var layers = map[string][]string{
+	"cmd/hookshim":       {"internal/cli"},
+	"internal/cli":       nil, // the top: anything below
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/detect":    {"internal/provider", "internal/event"},
+	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
+	"internal/config":    {"internal/event"},
+	"internal/trust":     {"internal/config"},
+	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire"},
+	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
+	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
+	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
+	"internal/install":   {"internal/provider"},
+	"internal/seen":      {},
+	"internal/event":     {"internal/wire"},
+	"internal/decision":  {},
+	"internal/wire":      {},
+}
+
+// TestArchitecture: every package imports only what its row in
+// docs/architecture.md allows, and every package has a row.
+func TestArchitecture(t *testing.T) {
+	var dirs []string
+	for _, root := range []string{"cmd", "internal"} {
+		require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || d.Name() == "testdata" {
+				if d != nil && d.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			if _, err := build.ImportDir(p, 0); err == nil {
+				dirs = append(dirs, filepath.ToSlash(p))
+			}
+			return nil
+		}))
+	}
+	doc, err := os.ReadFile("docs/architecture.md")
+	require.NoError(t, err)
+	for _, dir := range dirs {
+		allowed, ok := layers[dir]
+		if !assert.Truef(t, ok, "package %s has no row in docs/architecture.md and architecture_test.go", dir) {
+			continue
+		}
+		assert.Containsf(t, string(doc), "`"+dir+"`", "docs/architecture.md has no row for %s", dir)
+		pkg, err := build.ImportDir(dir, 0)
+		require.NoError(t, err)
+		for _, imp := range pkg.Imports {
+			if imp == strings.TrimSuffix(module, "/") {
+				continue // the embedded sample payloads
+			}
+			rel, ours := strings.CutPrefix(imp, module)
+			if !ours {
+				continue
+			}
+			if dir == "internal/cli" {
+				assert.NotEqual(t, "cmd/hookshim", rel)
+				continue
+			}
+			assert.Truef(t, slices.Contains(allowed, rel), "%s imports %s, which docs/architecture.md does not allow", dir, rel)
+		}
+	}
+	for dir := range layers {
+		assert.Truef(t, slices.Contains(dirs, dir), "docs/architecture.md lists %s, which does not exist", dir)
+	}
+}
+
+// TestAddProviderChecklist keeps the "Add a provider" checklist of
+// docs/architecture.md honest for every registered provider.
+func TestAddProviderChecklist(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	providersDoc, err := os.ReadFile("docs/providers.md")
+	require.NoError(t, err)
+	for _, p := range provider.All {
+		t.Run(p.ID, func(t *testing.T) {
+			// Step 1: the provider's own files.
+			_, err := os.Stat(filepath.Join("internal/provider", providerFile(p)))
+			assert.NoErrorf(t, err, "provider %s: no internal/provider/%s", p.ID, providerFile(p))
+
+			// Step 2: a fixture per native event, a golden per fixture.
+			dir := filepath.Join(payloadDir, p.ID)
+			entries, err := os.ReadDir(dir)
+			require.NoErrorf(t, err, "provider %s has no fixtures", p.ID)
+			var fixtures []string
+			for _, e := range entries {
+				if name, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+					fixtures = append(fixtures, name)
+					_, err := os.Stat(filepath.Join(dir, name+".golden"))
+					assert.NoErrorf(t, err, "%s/%s.json has no golden", dir, name)
+				}
+			}
+			_, err = os.Stat(filepath.Join(dir, "README.md"))
+			assert.NoErrorf(t, err, "%s has no README saying where its payloads came from", dir)
+			for _, s := range p.Events {
+				assert.Truef(t, slices.ContainsFunc(fixtures, func(f string) bool {
+					return strings.HasPrefix(strings.ToLower(f), strings.ToLower(s.Native))
+				}), "%s event %s has no fixture in %s", p.ID, s.Native, dir)
+			}
+
+			// Step 3: install goldens for a tool hookshim installs into.
+			if p.Install != nil {
+				_, err := os.Stat(filepath.Join("testdata/install", p.ID, "fresh.golden"))
+				assert.NoErrorf(t, err, "%s installs but has no testdata/install/%s/fresh.golden", p.ID, p.ID)
+			}
+
+			// Step 4: the docs rows.
+			assert.Containsf(t, string(readme), "| `"+p.ID+"` |", "README's Supported tools table has no row for %s", p.ID)
+			assert.Containsf(t, string(providersDoc), "(`"+p.ID+"`)", "docs/providers.md has no table for %s", p.ID)
+		})
+	}
+}
+
+// providerFile is the file that defines a provider: its id less the
+// vendor's suffix ("claude-code" is claude.go, "factory-droid" droid.go).
+func providerFile(p *provider.Provider) string {
+	id := p.ID
+	for _, cut := range []string{"-code", "-cli", "-copilot", "factory-"} {
+		id = strings.ReplaceAll(id, cut, "")
+	}
+	return id + ".go"
+}
