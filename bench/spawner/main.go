@@ -14,7 +14,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"os/exec"
 )
@@ -24,7 +23,11 @@ func main() {
 		os.Stderr.WriteString("usage: spawner HANDLER ENVELOPE-FILE < payload\n")
 		os.Exit(2)
 	}
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	// The payload in memory, as the floor reads it.
+	if _, err := os.ReadFile("/dev/stdin"); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
 	envelope, err := os.ReadFile(os.Args[2])
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")

@@ -145,18 +145,10 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return c.fail("empty payload on stdin")
 	}
-	if !gjson.ValidBytes(raw) {
-		return c.fail(fmt.Sprintf("payload is not JSON (%d bytes)", len(raw)))
-	}
-	if first := bytes.TrimLeft(raw, " \t\r\n"); len(first) == 0 || first[0] != '{' {
-		return c.fail("payload is JSON but not an object")
-	}
-	if !utf8.Valid(raw) {
-		// Handlers get well-formed JSON: invalid bytes become U+FFFD.
-		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-		c.note("payload had invalid UTF-8; replaced with U+FFFD")
-	}
 	p := provider.NewPayload(raw, c.getenv)
+	if !p.IsObject() {
+		return c.fail(notJSON(raw))
+	}
 	if c.opts.Provider != "" && provider.Lookup(c.opts.Provider) == nil {
 		c.problem(fmt.Sprintf("unknown --provider %q (known: %s)", c.opts.Provider, strings.Join(provider.IDs(), ", ")))
 	}
@@ -258,6 +250,20 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	if len(hooks) == 0 {
 		return c.untrustedAnswer()
 	}
+	// A handler is about to see this payload: it must be JSON throughout,
+	// and UTF-8. Checked here, not on entry, so that the calls that run
+	// nothing (most of them) do not pay for reading a large tool output
+	// twice.
+	if !gjson.ValidBytes(raw) {
+		return c.fail(notJSON(raw))
+	}
+	if !utf8.Valid(raw) {
+		// Handlers get well-formed JSON: invalid bytes become U+FFFD.
+		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+		c.note("payload had invalid UTF-8; replaced with U+FFFD")
+		c.ev = normalize.Event(c.pr, c.spec, provider.NewPayload(raw, c.getenv))
+		c.rec.Event = c.ev
+	}
 
 	deadline := c.deadline()
 	claim := c.claim(hooks, configs)
@@ -299,6 +305,14 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	v := respond.Verdict(c.spec, results, onError)
 	c.rec.Verdict = &v
 	return respond.Encode(c.pr, c.spec, v)
+}
+
+// notJSON says what is wrong with a payload that is not one JSON object.
+func notJSON(raw []byte) string {
+	if gjson.ValidBytes(raw) {
+		return "payload is JSON but not an object"
+	}
+	return fmt.Sprintf("payload is not JSON (%d bytes)", len(raw))
 }
 
 func (c *call) note(s string)    { c.rec.Notes = append(c.rec.Notes, s) }

@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
@@ -165,13 +167,40 @@ func TestOwnFailures(t *testing.T) {
 
 // Invalid UTF-8 reaches handlers as well-formed JSON.
 func TestInvalidUTF8IsRepaired(t *testing.T) {
-	getenv, _ := env(t, "")
-	raw := []byte("{\"session_id\":\"s\",\"transcript_path\":\"/h/.claude/projects/p/s.jsonl\",\"cwd\":\"/\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"bad \xff byte\"}")
+	unixOnly(t)
+	getenv, dir := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "echo", "event": "before_prompt", "handler": {"type": "command", "command": "cat > seen.json"}}
+]}`)
+	raw := []byte("{\"session_id\":\"s\",\"transcript_path\":\"/h/.claude/projects/p/s.jsonl\",\"cwd\":\"" + dir + "\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"bad \xff byte\"}")
 	ans, rec := Call(raw, nil, getenv, Options{Provider: "claude-code"})
 	require.Equal(t, 0, ans.Exit)
 	require.NotNil(t, rec.Event)
 	require.Equal(t, "bad \uFFFD byte", *rec.Event.Prompt)
 	require.Contains(t, strings.Join(rec.Notes, "\n"), "invalid UTF-8")
+	seen, err := os.ReadFile(filepath.Join(dir, "seen.json"))
+	require.NoError(t, err)
+	require.True(t, utf8.Valid(seen), "the handler got invalid UTF-8: %q", seen)
+	require.Contains(t, string(seen), "bad \uFFFD byte")
+}
+
+// A payload whose nested values are not JSON is refused before any
+// handler sees it; a call that runs nothing checks only that the payload
+// is one object.
+func TestNestedGarbage(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "x", "event": "before_tool_execute", "handler": {"type": "command", "command": "touch ran"}}
+]}`)
+	raw := []byte(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls" "x"}}`)
+	ans, rec := Call(raw, nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.Contains(t, rec.Problems, fmt.Sprintf("payload is not JSON (%d bytes)", len(raw)))
+	require.NoFileExists(t, filepath.Join(dir, "ran"))
+
+	_, rec = Call([]byte(`{"a": 1`), nil, getenv, Options{Provider: "claude-code"})
+	require.Contains(t, rec.Problems, "payload is not JSON (7 bytes)")
+	_, rec = Call([]byte(`[1, 2]`), nil, getenv, Options{Provider: "claude-code"})
+	require.Contains(t, rec.Problems, "payload is JSON but not an object")
 }
 
 // The deadline leaves the tool's timeout a margin: a tenth, at least half

@@ -27,11 +27,18 @@ type span struct {
 	twice      bool // a name the object has twice: gjson's own rules apply
 }
 
-// NewPayload is the payload raw, which must be valid JSON (hookshim
-// validates it first), with the environment env.
+// NewPayload is the payload raw with the environment env, indexed when
+// raw is an object (see IsObject).
 func NewPayload(raw []byte, env func(string) string) Payload {
 	return Payload{Raw: raw, Env: env, top: members(raw)}
 }
+
+// IsObject reports whether the payload is one JSON object whose members
+// could be delimited: the check every call makes. Whether the values
+// inside are JSON throughout is checked only when a handler is about to
+// see them (internal/pipeline): a call that runs nothing need not read a
+// 10 MiB tool output twice.
+func (p Payload) IsObject() bool { return p.top != nil }
 
 // Get reads a field by gjson path.
 func (p Payload) Get(path string) gjson.Result {
