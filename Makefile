@@ -44,7 +44,7 @@ e2e: ## run hookshim inside the real clients of e2e/versions.json (npm installs 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh
 
-BENCH_PKGS := ./internal/detect ./internal/normalize ./internal/config ./internal/respond ./internal/cli
+BENCH_PKGS := ./internal/detect ./internal/normalize ./internal/config ./internal/respond ./internal/pipeline ./internal/dedupe ./internal/cli
 
 bench: ## time one hook call against a minimal Go program and jq/Node hooks (hyperfine; bench/out/results.md)
 	bash bench/run.sh full

@@ -159,7 +159,7 @@ for i in "${!names[@]}"; do
 	esac
 done
 
-# Duplicate calls of one tool call share an answer (internal/once): clear the
+# Duplicate calls of one tool call share an answer (internal/dedupe): clear the
 # claims before every run, so that each run is a new call. Only the claims:
 # their directory stays, as it does between a user's calls (creating it
 # again on every run cost 0.6 ms on ext4, which no real call pays).
