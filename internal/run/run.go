@@ -105,7 +105,7 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		res.Err = err
 		return res
 	}
-	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
+	cmd.Env = environ(r.Env, h.Env)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	setGroup(cmd)
@@ -198,7 +198,7 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
-	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
+	cmd.Env = environ(r.Env, h.Env)
 	cmd.Stdin = f
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -225,6 +225,22 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	}
 	cmd.Dir = h.Dir
 	return cmd, nil
+}
+
+// environ is a handler's environment: hookshim's, then the hook's own.
+// A NUL byte cannot cross into a process's environment (the system ends
+// the value there, and os/exec refuses to start the process at all), and
+// values come from payloads (session_id, cwd) and configs: each NUL
+// becomes U+FFFD, as invalid UTF-8 in a payload does.
+func environ(base, own []string) []string {
+	env := make([]string, 0, len(base)+len(own))
+	env = append(append(env, base...), own...)
+	for i, kv := range env {
+		if strings.IndexByte(kv, 0) >= 0 {
+			env[i] = strings.ReplaceAll(kv, "\x00", "\uFFFD")
+		}
+	}
+	return env
 }
 
 // capped is a buffer that keeps at most MaxOutput bytes.

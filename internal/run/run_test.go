@@ -68,3 +68,17 @@ func TestTimeoutWhileFeeding(t *testing.T) {
 	require.True(t, res[0].TimedOut)
 	require.Less(t, time.Since(start), 5*time.Second)
 }
+
+// A NUL in a value (from a payload's session_id or cwd, or a config)
+// becomes U+FFFD: with it, no handler could start.
+func TestEnvironNUL(t *testing.T) {
+	base := []string{"A=1", "HOOKSHIM_SESSION_ID=s\x00x"}
+	env := environ(base, []string{"B=\x00"})
+	require.Equal(t, []string{"A=1", "HOOKSHIM_SESSION_ID=s\uFFFDx", "B=\uFFFD"}, env)
+	require.Equal(t, "HOOKSHIM_SESSION_ID=s\x00x", base[1], "the runner's own env is not changed")
+
+	h := hook(t, `printf '{"reason":"%s"}' "$HOOKSHIM_SESSION_ID"`)
+	res := (&Runner{Env: base}).Run(context.Background(), []*config.Hook{h}, pieces(100))
+	require.NoError(t, res[0].Err)
+	require.Equal(t, "s\uFFFDx", res[0].Output.Reason)
+}
