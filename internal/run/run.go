@@ -106,9 +106,13 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		return res
 	}
 	cmd.Env = environ(r.Env, h.Env)
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	setGroup(cmd)
+	// Past the cap the handler is stopped where it stands (cmd.Cancel
+	// kills its group): the rest of its output is never read, and a
+	// handler that keeps writing neither blocks on a full pipe nor keeps
+	// hookshim reading.
+	stdout, stderr := capped{stop: cmd.Cancel}, capped{stop: cmd.Cancel}
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = WaitDelay
 	start := time.Now()
 	if size(envelope) > bigEnvelope {
@@ -133,14 +137,18 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		res.Err = timedOut(h, limit)
 		return res
 	}
+	if stdout.over || stderr.over {
+		stream := "stdout"
+		if stderr.over {
+			stream = "stderr"
+		}
+		res.Err = failed(fmt.Sprintf("printed more than %d bytes on %s; it was killed and its answer was not read", MaxOutput, stream),
+			"print one JSON answer on stdout; send logs to a file")
+		return res
+	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
 		res.Err = notStarted(h, err)
-		return res
-	}
-	if stdout.over || stderr.over {
-		res.Err = failed(fmt.Sprintf("printed more than %d bytes; its answer was not read", MaxOutput),
-			"print one JSON answer on stdout; send logs to a file")
 		return res
 	}
 	switch res.Exit {
@@ -243,22 +251,37 @@ func environ(base, own []string) []string {
 	return env
 }
 
-// capped is a buffer that keeps at most MaxOutput bytes.
+// capped keeps at most MaxOutput bytes of a handler's stream. The
+// buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom
+// would be what os/exec's copy calls, and it reads the whole stream past
+// any cap (a handler printing 1 GB took 3 GB of memory).
 type capped struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	over bool
+	stop func() error // kills the handler (its group)
 }
 
+// errOverCap ends os/exec's copy of the stream: it then closes its end of
+// the pipe, so that a handler still writing gets EPIPE instead of waiting.
+var errOverCap = errors.New("output over the cap")
+
 func (c *capped) Write(p []byte) (int, error) {
-	if room := MaxOutput - c.Len(); len(p) > room {
-		c.over = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return len(p), nil
+	room := MaxOutput - c.buf.Len()
+	if len(p) <= room {
+		return c.buf.Write(p)
 	}
-	return c.Buffer.Write(p)
+	if !c.over {
+		c.over = true
+		c.buf.Write(p[:room])
+		if c.stop != nil {
+			_ = c.stop()
+		}
+	}
+	return room, errOverCap
 }
+
+func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
+func (c *capped) String() string { return c.buf.String() }
 
 func firstLine(s string) string {
 	if s == "" {

@@ -82,3 +82,33 @@ func TestEnvironNUL(t *testing.T) {
 	require.NoError(t, res[0].Err)
 	require.Equal(t, "s\uFFFDx", res[0].Output.Reason)
 }
+
+// A handler that prints past the cap is stopped there: hookshim neither
+// reads nor keeps the rest, and the handler fails, whichever stream it
+// floods and whether or not it minds a closed pipe.
+func TestOutputCap(t *testing.T) {
+	for _, c := range []struct{ name, command, stream string }{
+		{"stdout, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a`, "stdout"},
+		{"stderr, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a >&2; echo '{}'`, "stderr"},
+		{"ignores SIGPIPE", `trap '' PIPE; while :; do echo '{"decision":"allow"}'; done`, "stdout"},
+		{"5 MB answer", `printf '{"decision":"allow","reason":"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"}'`, "stdout"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := hook(t, c.command)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(100))
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			e, ok := res[0].Err.(*Error)
+			require.True(t, ok, "%v", res[0].Err)
+			require.Equal(t, Failed, e.Kind)
+			require.Contains(t, e.Msg, "printed more than 1048576 bytes on "+c.stream)
+			require.True(t, res[0].Output.Empty(), "its answer is not read")
+			require.False(t, res[0].TimedOut)
+			require.Less(t, took, 3*time.Second)
+			require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "allocated")
+		})
+	}
+}
