@@ -1,6 +1,7 @@
 // Package run executes the handlers that match an event: in parallel, each
 // under its own deadline, in a process group of its own that is killed
-// whole on timeout, with the OpenHook envelope on stdin.
+// whole on timeout, once its answer is read, and when hookshim is sent
+// SIGTERM or SIGINT, with the OpenHook envelope on stdin.
 package run
 
 import (
@@ -11,8 +12,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -61,6 +64,16 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 			last = i
 			break
 		}
+	}
+	if last >= 0 {
+		// A tool that gives up on the call (SIGTERM, or SIGINT from a
+		// terminal) stops hookshim, and with it every handler group it
+		// waits for: handlers are in groups of their own, out of reach
+		// of the signals sent to hookshim's. Set up only while handlers
+		// run: a call that runs none starts no goroutine for it.
+		var stop context.CancelFunc
+		ctx, stop = interruptible(ctx)
+		defer stop()
 	}
 	var wg sync.WaitGroup
 	for i, h := range hooks {
@@ -121,6 +134,10 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		cmd.Stdin = reader(envelope)
 		err = cmd.Run()
 	}
+	// The answer is read: whatever the handler left running in its group
+	// goes now (async handlers, which may outlive the call, are started
+	// in sessions of their own by startAsync and never come here).
+	killGroup(cmd)
 	res.Duration = time.Since(start)
 	res.Stderr = strings.TrimSpace(stderr.String())
 	if cmd.ProcessState != nil {
@@ -135,6 +152,10 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 			return res
 		}
 		res.Err = timedOut(h, limit)
+		return res
+	}
+	if ctx.Err() != nil {
+		res.Err = failed(fmt.Sprintf("stopped: %v; its process group was killed", context.Cause(ctx)), "")
 		return res
 	}
 	if stdout.over || stderr.over {
@@ -179,6 +200,23 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		res.Err = failed(fmt.Sprintf("exited %d%s", res.Exit, firstLine(res.Stderr)), "")
 	}
 	return res
+}
+
+// interruptible is ctx, cancelled when hookshim is sent SIGTERM or SIGINT,
+// and stop, which gives the signals back to their default action. A
+// signal hookshim was started ignoring (nohup, a background job) stays
+// ignored.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	sigs := make([]os.Signal, 0, 2)
+	for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	if len(sigs) == 0 {
+		return ctx, func() {}
+	}
+	return signal.NotifyContext(ctx, sigs...)
 }
 
 // startAsync starts a fire-and-forget handler: detached into its own
