@@ -51,6 +51,9 @@ func TestSignalStopsHandlers(t *testing.T) {
 				return len(ps) == 2
 			}, 10*time.Second, 10*time.Millisecond)
 
+			// hookshim watches for signals from beside the handlers' start:
+			// give a loaded machine time to set the watch up.
+			time.Sleep(100 * time.Millisecond)
 			start := time.Now()
 			require.NoError(t, cmd.Process.Signal(sig))
 			exited := make(chan error, 1)

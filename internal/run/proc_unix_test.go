@@ -98,6 +98,9 @@ func TestSignalStopsHandlers(t *testing.T) {
 				done <- (&Runner{}).Run(context.Background(), []*config.Hook{a, b}, pieces(100))
 			}()
 			ps := append(pids(t, filepath.Join(a.Dir, "pids"), 2), pids(t, filepath.Join(b.Dir, "pids"), 2)...)
+			// The watch is set up beside the handlers' start (interruptible):
+			// give a loaded machine time to run it.
+			time.Sleep(100 * time.Millisecond)
 			require.NoError(t, syscall.Kill(os.Getpid(), sig))
 			var res []Result
 			select {

@@ -71,7 +71,7 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 		// waits for: handlers are in groups of their own, out of reach
 		// of the signals sent to hookshim's. Set up only while handlers
 		// run: a call that runs none starts no goroutine for it.
-		var stop context.CancelFunc
+		var stop func()
 		ctx, stop = interruptible(ctx)
 		defer stop()
 	}
@@ -203,20 +203,43 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 }
 
 // interruptible is ctx, cancelled when hookshim is sent SIGTERM or SIGINT,
-// and stop, which gives the signals back to their default action. A
-// signal hookshim was started ignoring (nohup, a background job) stays
-// ignored.
-func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
-	sigs := make([]os.Signal, 0, 2)
-	for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
-		if !signal.Ignored(s) {
-			sigs = append(sigs, s)
+// and stop, which ends the watch and gives the signals back to their
+// default action. A signal hookshim was started ignoring (nohup, a
+// background job) stays ignored.
+//
+// The watch is set up and taken down on its own goroutine, while the
+// handlers start and after they are done: the first signal.Notify of a
+// process starts a thread (some 70 µs) and signal.Stop waits for the
+// signal loop to be idle, time the call would otherwise wait for on every
+// run. The price is a window of that length at either end, in which a
+// signal has its default action (before) or is swallowed (after, when
+// hookshim is answering anyway).
+func interruptible(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		sigs := make([]os.Signal, 0, 2)
+		for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+			if !signal.Ignored(s) {
+				sigs = append(sigs, s)
+			}
 		}
+		if len(sigs) == 0 {
+			return
+		}
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, sigs...)
+		defer signal.Stop(ch)
+		select {
+		case s := <-ch:
+			cancel(fmt.Errorf("%v signal received", s))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
 	}
-	if len(sigs) == 0 {
-		return ctx, func() {}
-	}
-	return signal.NotifyContext(ctx, sigs...)
 }
 
 // startAsync starts a fire-and-forget handler: detached into its own
