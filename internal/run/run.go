@@ -22,8 +22,9 @@ import (
 	"github.com/hookshim/hookshim/internal/decision"
 )
 
-// MaxOutput bounds what is kept of a handler's stdout and of its stderr. A
-// handler that prints more has failed: its answer is not read.
+// MaxOutput bounds what is read of a handler's stdout and of its stderr. A
+// handler that prints more has failed: it is killed there, and its answer
+// is not read.
 const MaxOutput = 1 << 20
 
 // WaitDelay is how long hookshim waits for a finished handler's pipes to
@@ -35,7 +36,7 @@ type Result struct {
 	Hook     *config.Hook
 	Output   decision.Output // the canonical answer (empty on error)
 	Exit     int             // -1 when it did not exit by itself
-	Err      error           // the handler failed (an *Error): not started, timed out, bad output, exit not 0 or 2
+	Err      error           // the handler failed (an *Error): not started, timed out, output over the cap or not an answer, exit not 0 or 2, stopped by a signal to hookshim
 	TimedOut bool
 	Duration time.Duration
 	Stderr   string
