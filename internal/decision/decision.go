@@ -69,6 +69,12 @@ func (o *Output) Empty() bool {
 // Parse reads a handler's stdout (exit 0) as canonical output. Empty stdout
 // is "no opinion"; anything but one JSON object with fields of the right type
 // is an error, never an allow.
+//
+// A field given twice counts as if two handlers had given the values, and
+// is merged by Merge's rules: the most restrictive decision wins (deny,
+// then allow, is a deny: a reader that keeps the last key would allow),
+// continue: false and suppress_output: true win, texts are joined, and two
+// different rewrites of the input deny the call.
 func Parse(handler string, stdout []byte) (Output, error) {
 	out := Output{Handler: handler}
 	s := bytes.TrimSpace(stdout)
@@ -83,6 +89,7 @@ func Parse(handler string, stdout []byte) (Output, error) {
 		return out, fmt.Errorf("stdout is JSON but not an object: %s", excerpt(s))
 	}
 	var err error
+	rewrites := false // updated_input given twice, differently
 	doc.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "decision":
@@ -95,26 +102,27 @@ func Parse(handler string, stdout []byte) (Output, error) {
 				err = fmt.Errorf("decision %q is not allow, deny or ask", v.Str)
 				return false
 			}
-			out.Decision = kind
+			out.Decision = max(out.Decision, kind)
 		case "reason":
-			err = str(v, "reason", &out.Reason)
+			err = str(v, "reason", "; ", &out.Reason)
 		case "context":
-			err = str(v, "context", &out.Context)
+			err = str(v, "context", "\n\n", &out.Context)
 		case "system_message":
-			err = str(v, "system_message", &out.SystemMessage)
+			err = str(v, "system_message", "\n", &out.SystemMessage)
 		case "continue":
 			if !v.IsBool() {
 				err = fmt.Errorf("continue must be true or false")
 				return false
 			}
-			b := v.Bool()
-			out.Continue = &b
+			if b := v.Bool(); out.Continue == nil || !b {
+				out.Continue = &b
+			}
 		case "suppress_output":
 			if !v.IsBool() {
 				err = fmt.Errorf("suppress_output must be true or false")
 				return false
 			}
-			out.SuppressOutput = v.Bool()
+			out.SuppressOutput = out.SuppressOutput || v.Bool()
 		case "updated_input":
 			if v.Type == gjson.Null {
 				return true
@@ -123,24 +131,47 @@ func Parse(handler string, stdout []byte) (Output, error) {
 				err = fmt.Errorf("updated_input must be an object")
 				return false
 			}
+			if out.UpdatedInput != nil && !sameJSON(out.UpdatedInput, []byte(v.Raw)) {
+				rewrites = true
+			}
 			out.UpdatedInput = []byte(v.Raw)
 		}
 		// Unknown fields are ignored: the Hook Interchange output schema
 		// grows by adding optional fields.
 		return err == nil
 	})
+	if err == nil && rewrites {
+		// As two handlers rewriting the input differently (Merge): which
+		// one to run cannot be guessed.
+		out.Decision, out.UpdatedInput = Deny, nil
+		out.Reason = join(out.Reason, "; ", fmt.Sprintf(
+			"hookshim: handler %q gave updated_input twice, differently; refusing to guess which to run", handler))
+	}
 	return out, err
 }
 
-func str(v gjson.Result, name string, dst *string) error {
+// str reads a text field into dst; a second value of the same field is
+// joined to the first with sep.
+func str(v gjson.Result, name, sep string, dst *string) error {
 	if v.Type == gjson.Null {
 		return nil
 	}
 	if v.Type != gjson.String {
 		return fmt.Errorf("%s must be a string", name)
 	}
-	*dst = v.Str
+	*dst = join(*dst, sep, v.Str)
 	return nil
+}
+
+// join appends s to what was given before, once.
+func join(before, sep, s string) string {
+	switch {
+	case before == "" || before == s:
+		return s
+	case s == "":
+		return before
+	}
+	return before + sep + s
 }
 
 func excerpt(b []byte) string {

@@ -82,3 +82,47 @@ func TestMergeRewrites(t *testing.T) {
 	require.Equal(t, Deny, v.Decision)
 	require.Nil(t, v.UpdatedInput, "a denied call is not rewritten")
 }
+
+// A field given twice reads as two handlers' answers merged: the most
+// restrictive wins, whichever comes last.
+func TestParseDuplicateKeys(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		decision Kind
+		stop     bool
+	}{
+		{`{"decision":"deny","decision":"allow"}`, Deny, false},
+		{`{"decision":"allow","decision":"deny"}`, Deny, false},
+		{`{"decision":"ask","decision":"allow"}`, Ask, false},
+		{`{"decision":"deny","decision":"ask","decision":"allow"}`, Deny, false},
+		{`{"continue":false,"continue":true}`, None, true},
+		{`{"continue":true,"continue":false}`, None, true},
+	} {
+		o, err := Parse("h", []byte(c.in))
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.decision, o.Decision, c.in)
+		if c.stop {
+			require.False(t, *o.Continue, c.in)
+		}
+	}
+
+	o, err := Parse("h", []byte(`{"suppress_output":true,"suppress_output":false,"reason":"a","reason":"b","reason":"a","reason":null}`))
+	require.NoError(t, err)
+	require.True(t, o.SuppressOutput)
+	require.Equal(t, "a; b; a", o.Reason)
+
+	o, err = Parse("h", []byte(`{"decision":"allow","updated_input":{"a":1},"updated_input":{"a": 1}}`))
+	require.NoError(t, err)
+	require.Equal(t, Allow, o.Decision, "the same rewrite twice is one rewrite")
+	require.JSONEq(t, `{"a":1}`, string(o.UpdatedInput))
+
+	o, err = Parse("h", []byte(`{"decision":"allow","updated_input":{"a":1},"updated_input":{"a":2}}`))
+	require.NoError(t, err)
+	require.Equal(t, Deny, o.Decision, "two different rewrites deny")
+	require.Nil(t, o.UpdatedInput)
+	require.Contains(t, o.Reason, "updated_input twice")
+
+	// A second value of the wrong type is still an error.
+	_, err = Parse("h", []byte(`{"decision":"deny","decision":1}`))
+	require.ErrorContains(t, err, "decision must be a string")
+}

@@ -26,3 +26,14 @@ func setGroup(cmd *exec.Cmd) {
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
+
+// killGroup kills what is left of a finished handler's group: children it
+// started and did not wait for, unless they left it (setsid). The group's
+// id cannot be given to a new process while any member lives, so this
+// reaches no one else; an empty group is ESRCH. One system call, on every
+// handler run.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

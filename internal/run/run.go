@@ -1,6 +1,7 @@
 // Package run executes the handlers that match an event: in parallel, each
 // under its own deadline, in a process group of its own that is killed
-// whole on timeout, with the OpenHook envelope on stdin.
+// whole on timeout, once its answer is read, and when hookshim is sent
+// SIGTERM or SIGINT, with the OpenHook envelope on stdin.
 package run
 
 import (
@@ -11,16 +12,19 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 )
 
-// MaxOutput bounds what is kept of a handler's stdout and of its stderr. A
-// handler that prints more has failed: its answer is not read.
+// MaxOutput bounds what is read of a handler's stdout and of its stderr. A
+// handler that prints more has failed: it is killed there, and its answer
+// is not read.
 const MaxOutput = 1 << 20
 
 // WaitDelay is how long hookshim waits for a finished handler's pipes to
@@ -32,7 +36,7 @@ type Result struct {
 	Hook     *config.Hook
 	Output   decision.Output // the canonical answer (empty on error)
 	Exit     int             // -1 when it did not exit by itself
-	Err      error           // the handler failed (an *Error): not started, timed out, bad output, exit not 0 or 2
+	Err      error           // the handler failed (an *Error): not started, timed out, output over the cap or not an answer, exit not 0 or 2, stopped by a signal to hookshim
 	TimedOut bool
 	Duration time.Duration
 	Stderr   string
@@ -61,6 +65,16 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 			last = i
 			break
 		}
+	}
+	if last >= 0 {
+		// A tool that gives up on the call (SIGTERM, or SIGINT from a
+		// terminal) stops hookshim, and with it every handler group it
+		// waits for: handlers are in groups of their own, out of reach
+		// of the signals sent to hookshim's. Set up only while handlers
+		// run: a call that runs none starts no goroutine for it.
+		var stop func()
+		ctx, stop = interruptible(ctx)
+		defer stop()
 	}
 	var wg sync.WaitGroup
 	for i, h := range hooks {
@@ -105,10 +119,14 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		res.Err = err
 		return res
 	}
-	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = environ(r.Env, h.Env)
 	setGroup(cmd)
+	// Past the cap the handler is stopped where it stands (cmd.Cancel
+	// kills its group): the rest of its output is never read, and a
+	// handler that keeps writing neither blocks on a full pipe nor keeps
+	// hookshim reading.
+	stdout, stderr := capped{stop: cmd.Cancel}, capped{stop: cmd.Cancel}
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = WaitDelay
 	start := time.Now()
 	if size(envelope) > bigEnvelope {
@@ -117,6 +135,10 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		cmd.Stdin = reader(envelope)
 		err = cmd.Run()
 	}
+	// The answer is read: whatever the handler left running in its group
+	// goes now (async handlers, which may outlive the call, are started
+	// in sessions of their own by startAsync and never come here).
+	killGroup(cmd)
 	res.Duration = time.Since(start)
 	res.Stderr = strings.TrimSpace(stderr.String())
 	if cmd.ProcessState != nil {
@@ -133,14 +155,22 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		res.Err = timedOut(h, limit)
 		return res
 	}
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
-		res.Err = notStarted(h, err)
+	if ctx.Err() != nil {
+		res.Err = failed(fmt.Sprintf("stopped: %v; its process group was killed", context.Cause(ctx)), "")
 		return res
 	}
 	if stdout.over || stderr.over {
-		res.Err = failed(fmt.Sprintf("printed more than %d bytes; its answer was not read", MaxOutput),
+		stream := "stdout"
+		if stderr.over {
+			stream = "stderr"
+		}
+		res.Err = failed(fmt.Sprintf("printed more than %d bytes on %s; it was killed and its answer was not read", MaxOutput, stream),
 			"print one JSON answer on stdout; send logs to a file")
+		return res
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+		res.Err = notStarted(h, err)
 		return res
 	}
 	switch res.Exit {
@@ -173,6 +203,46 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 	return res
 }
 
+// interruptible is ctx, cancelled when hookshim is sent SIGTERM or SIGINT,
+// and stop, which ends the watch and gives the signals back to their
+// default action. A signal hookshim was started ignoring (nohup, a
+// background job) stays ignored.
+//
+// The watch is set up and taken down on its own goroutine, while the
+// handlers start and after they are done: the first signal.Notify of a
+// process starts a thread (some 70 µs) and signal.Stop waits for the
+// signal loop to be idle, time the call would otherwise wait for on every
+// run. The price is a window of that length at either end, in which a
+// signal has its default action (before) or is swallowed (after, when
+// hookshim is answering anyway).
+func interruptible(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		sigs := make([]os.Signal, 0, 2)
+		for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+			if !signal.Ignored(s) {
+				sigs = append(sigs, s)
+			}
+		}
+		if len(sigs) == 0 {
+			return
+		}
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, sigs...)
+		defer signal.Stop(ch)
+		select {
+		case s := <-ch:
+			cancel(fmt.Errorf("%v signal received", s))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
+	}
+}
+
 // startAsync starts a fire-and-forget handler: detached into its own
 // session, stdout and stderr closed, the envelope on stdin through an
 // unlinked temporary file so that hookshim need not stay to feed a pipe.
@@ -198,7 +268,7 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
-	cmd.Env = append(append([]string{}, r.Env...), h.Env...)
+	cmd.Env = environ(r.Env, h.Env)
 	cmd.Stdin = f
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -227,22 +297,53 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// capped is a buffer that keeps at most MaxOutput bytes.
-type capped struct {
-	bytes.Buffer
-	over bool
+// environ is a handler's environment: hookshim's, then the hook's own.
+// A NUL byte cannot cross into a process's environment (the system ends
+// the value there, and os/exec refuses to start the process at all), and
+// values come from payloads (session_id, cwd) and configs: each NUL
+// becomes U+FFFD, as invalid UTF-8 in a payload does.
+func environ(base, own []string) []string {
+	env := make([]string, 0, len(base)+len(own))
+	env = append(append(env, base...), own...)
+	for i, kv := range env {
+		if strings.IndexByte(kv, 0) >= 0 {
+			env[i] = strings.ReplaceAll(kv, "\x00", "\uFFFD")
+		}
+	}
+	return env
 }
 
-func (c *capped) Write(p []byte) (int, error) {
-	if room := MaxOutput - c.Len(); len(p) > room {
-		c.over = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.Buffer.Write(p)
+// capped keeps at most MaxOutput bytes of a handler's stream. The
+// buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom
+// would be what os/exec's copy calls, and it reads the whole stream past
+// any cap (a handler printing 1 GB took 3 GB of memory).
+type capped struct {
+	buf  bytes.Buffer
+	over bool
+	stop func() error // kills the handler (its group)
 }
+
+// errOverCap ends os/exec's copy of the stream: it then closes its end of
+// the pipe, so that a handler still writing gets EPIPE instead of waiting.
+var errOverCap = errors.New("output over the cap")
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := MaxOutput - c.buf.Len()
+	if len(p) <= room {
+		return c.buf.Write(p)
+	}
+	if !c.over {
+		c.over = true
+		c.buf.Write(p[:room])
+		if c.stop != nil {
+			_ = c.stop()
+		}
+	}
+	return room, errOverCap
+}
+
+func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
+func (c *capped) String() string { return c.buf.String() }
 
 func firstLine(s string) string {
 	if s == "" {

@@ -68,3 +68,47 @@ func TestTimeoutWhileFeeding(t *testing.T) {
 	require.True(t, res[0].TimedOut)
 	require.Less(t, time.Since(start), 5*time.Second)
 }
+
+// A NUL in a value (from a payload's session_id or cwd, or a config)
+// becomes U+FFFD: with it, no handler could start.
+func TestEnvironNUL(t *testing.T) {
+	base := []string{"A=1", "HOOKSHIM_SESSION_ID=s\x00x"}
+	env := environ(base, []string{"B=\x00"})
+	require.Equal(t, []string{"A=1", "HOOKSHIM_SESSION_ID=s\uFFFDx", "B=\uFFFD"}, env)
+	require.Equal(t, "HOOKSHIM_SESSION_ID=s\x00x", base[1], "the runner's own env is not changed")
+
+	h := hook(t, `printf '{"reason":"%s"}' "$HOOKSHIM_SESSION_ID"`)
+	res := (&Runner{Env: base}).Run(context.Background(), []*config.Hook{h}, pieces(100))
+	require.NoError(t, res[0].Err)
+	require.Equal(t, "s\uFFFDx", res[0].Output.Reason)
+}
+
+// A handler that prints past the cap is stopped there: hookshim neither
+// reads nor keeps the rest, and the handler fails, whichever stream it
+// floods and whether or not it minds a closed pipe.
+func TestOutputCap(t *testing.T) {
+	for _, c := range []struct{ name, command, stream string }{
+		{"stdout, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a`, "stdout"},
+		{"stderr, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a >&2; echo '{}'`, "stderr"},
+		{"ignores SIGPIPE", `trap '' PIPE; while :; do echo '{"decision":"allow"}'; done`, "stdout"},
+		{"5 MB answer", `printf '{"decision":"allow","reason":"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"}'`, "stdout"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := hook(t, c.command)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(100))
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			e, ok := res[0].Err.(*Error)
+			require.True(t, ok, "%v", res[0].Err)
+			require.Equal(t, Failed, e.Kind)
+			require.Contains(t, e.Msg, "printed more than 1048576 bytes on "+c.stream)
+			require.True(t, res[0].Output.Empty(), "its answer is not read")
+			require.False(t, res[0].TimedOut)
+			require.Less(t, took, 3*time.Second)
+			require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "allocated")
+		})
+	}
+}

@@ -1,0 +1,95 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A tool that gives up on a call sends hookshim SIGTERM (or, from a
+// terminal, SIGINT): the handlers it waits for are killed with their
+// children, and hookshim answers at once, the handlers counted as failed.
+func TestSignalStopsHandlers(t *testing.T) {
+	bin, err := exec.LookPath("hookshim") // the binary TestMain put in PATH
+	require.NoError(t, err)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := `{"spec": "hooks/0.1", "hooks": [
+  {"name": "slow", "event": "before_tool_execute", "handler": {"type": "command",
+   "command": "sleep 60 >/dev/null 2>&1 & echo $! >>pids; echo $$ >>pids; sleep 60", "timeout": 120}}]}`
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "cfg.json"), []byte(cfg), 0o644))
+			cmd := exec.Command(bin, "run", "--provider", "claude-code", "--config", "cfg.json", "--timeout", "100")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_RUNTIME_DIR="+dir,
+				"HOOKSHIM_LOG=", "HOOKSHIM_CONFIG=")
+			cmd.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t-` + sig.String() + `"}`)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			require.NoError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+			var ps []int
+			require.Eventually(t, func() bool {
+				b, _ := os.ReadFile(filepath.Join(dir, "pids"))
+				ps = ps[:0]
+				for _, f := range strings.Fields(string(b)) {
+					p, _ := strconv.Atoi(f)
+					ps = append(ps, p)
+				}
+				return len(ps) == 2
+			}, 10*time.Second, 10*time.Millisecond)
+
+			// hookshim watches for signals from beside the handlers' start:
+			// give a loaded machine time to set the watch up.
+			time.Sleep(100 * time.Millisecond)
+			start := time.Now()
+			require.NoError(t, cmd.Process.Signal(sig))
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				require.NoError(t, err, "the answer of a call whose handler failed: exit 0")
+			case <-time.After(5 * time.Second):
+				t.Fatalf("hookshim still running 5s after %s", sig)
+			}
+			require.Less(t, time.Since(start), 2*time.Second)
+			require.Empty(t, stdout.String(), "fail-open: no opinion")
+			require.Regexp(t, `(?m)^hookshim: warning: handler "slow" failed: stopped: \w+ signal received; its process group was killed$`, stderr.String())
+
+			require.Eventually(t, func() bool {
+				for _, p := range ps {
+					if alive(p) {
+						return false
+					}
+				}
+				return true
+			}, 2*time.Second, 10*time.Millisecond, "left running: %v", ps)
+		})
+	}
+}
+
+// alive reports whether pid runs; a zombie, dead and waiting to be reaped
+// by whoever adopted it, does not.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		if _, after, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(after, "Z") {
+			return false
+		}
+	}
+	return true
+}
