@@ -172,14 +172,25 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 	// the files under it.
 	pins, files, err := trust.Pinned(f)
 	for _, p := range pins {
-		what := "  pins file %s\n"
-		if p.Tree {
-			what = "  pins folder %s (everything under it)\n"
+		var held []string
+		for _, s := range files {
+			if p.Holds(s) {
+				held = append(held, s)
+			}
 		}
-		fmt.Fprintf(stdout, what, p.Path)
-	}
-	for _, s := range files {
-		fmt.Fprintf(stdout, "    %s\n", s)
+		switch {
+		case len(held) == 0 && p.Tree:
+			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it revokes the allowance)\n", p.Path)
+		case len(held) == 0:
+			fmt.Fprintf(stdout, "  pins file %s (missing: creating it revokes the allowance)\n", p.Path)
+		case p.Tree:
+			fmt.Fprintf(stdout, "  pins folder %s (everything under it)\n", p.Path)
+			for _, s := range held[1:] { // held[0] is the folder itself
+				fmt.Fprintf(stdout, "    %s\n", s)
+			}
+		default:
+			fmt.Fprintf(stdout, "  pins file %s\n", p.Path)
+		}
 	}
 	if err != nil {
 		warningf(stderr, "%v", err)

@@ -41,6 +41,14 @@ type Pin struct {
 	Tree bool
 }
 
+// Holds reports whether path is pinned by p.
+func (p Pin) Holds(path string) bool {
+	if p.Tree {
+		return within(p.Path, path)
+	}
+	return path == p.Path
+}
+
 func (p Pin) line() string {
 	if p.Tree {
 		return "tree " + p.Path
