@@ -105,10 +105,38 @@ func (p *pinner) line(line, dir string, depth int) {
 	}
 	cwd := dir
 	config.SimpleCommands(line, func(words []string) {
-		if words = config.SkipWrappers(words); len(words) > 0 {
+		if words = unwrap(words); len(words) > 0 {
 			p.command(words, &cwd, depth)
 		}
 	})
+}
+
+// unwrap drops what runs the real command: assignments, exec, command,
+// nohup, time (config.SkipWrappers), and env with its options and
+// assignments, nice, timeout with its duration.
+func unwrap(words []string) []string {
+	for {
+		words = config.SkipWrappers(words)
+		if len(words) == 0 {
+			return words
+		}
+		switch filepath.Base(words[0]) {
+		case "env", "nice", "timeout":
+			name := filepath.Base(words[0])
+			words = words[1:]
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || name == "env" && strings.Contains(words[0], "=")) {
+				if (words[0] == "-n" && name == "nice" || words[0] == "-s" && name == "timeout" || words[0] == "-u" && name == "env") && len(words) > 1 {
+					words = words[1:] // the option's value
+				}
+				words = words[1:]
+			}
+			if name == "timeout" && len(words) > 0 {
+				words = words[1:] // the duration
+			}
+		default:
+			return words
+		}
+	}
 }
 
 // shells are the programs whose -c argument is itself a command line.

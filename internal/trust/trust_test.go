@@ -89,6 +89,8 @@ func TestPins(t *testing.T) {
 		{"python3 -m mod", []string{file("mod.py")}},
 		{"cat data", []string{tree("data")}},
 		{"echo hello world", nil},
+		{`env -i A=b sh -c "sh hooks/h.sh"`, []string{tree("hooks")}},
+		{`timeout 5 nice -n 5 sh -c 'cd tools; sh deep/x.sh'`, []string{tree("tools")}},
 		{"cd later && sh x.sh", []string{tree("later")}},
 		{"cd /tmp && sh hooks/h.sh", nil},
 		{"cd $HOME && sh guard.sh", []string{file("guard.sh")}},
