@@ -147,7 +147,7 @@ func TestVerifyPinnedTree(t *testing.T) {
 func TestVerifyUnknownIsNotRead(t *testing.T) {
 	s := store(t)
 	path := filepath.Join(t.TempDir(), config.FileName)
-	require.NoError(t, os.WriteFile(path, []byte("{ nope"), 0o000)) // unreadable: a read would fail
+	require.NoError(t, os.Mkdir(path, 0o755)) // a folder: any read would fail
 	st, content, err := s.Verify(path)
 	require.NoError(t, err)
 	require.Equal(t, Unknown, st)
