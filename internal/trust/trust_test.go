@@ -15,7 +15,7 @@ import (
 
 // project writes files (path: content; a path ending in / is a folder)
 // under a new project root, and a config whose hooks run commands.
-func project(t *testing.T, files map[string]string, commands ...string) *config.File {
+func project(t testing.TB, files map[string]string, commands ...string) *config.File {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range files {
