@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,7 +75,13 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 	if !ok {
 		return 1
 	}
-	scripts, err := store.Allow(f)
+	_, files, err := store.Allow(f)
+	var over *trust.BoundError
+	if errors.As(err, &over) {
+		errorf(stderr, "not allowed: %v", err)
+		hintf(stderr, "an allowance pins every file under the folders its commands reach (see docs/safety.md): keep the hooks' scripts in a folder of their own")
+		return 1
+	}
 	if err != nil {
 		errorf(stderr, "recording the allowance: %v", err)
 		return 1
@@ -84,7 +91,7 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		hooks = "hook"
 	}
 	fmt.Fprintf(stdout, "allowed %s (%d %s)\n", path, len(f.Hooks), hooks)
-	for _, s := range scripts {
+	for _, s := range files {
 		fmt.Fprintf(stdout, "  with %s\n", s)
 	}
 	// The allowance is what was asked for, and it is recorded: a handler
@@ -161,8 +168,32 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", path, state)
-	for _, s := range trust.Scripts(f) {
-		fmt.Fprintf(stdout, "  runs %s\n", s)
+	// What an allowance covers, as the config reads now: each pin, then
+	// the files under it.
+	pins, files, err := trust.Pinned(f)
+	for _, p := range pins {
+		var held []string
+		for _, s := range files {
+			if p.Holds(s) {
+				held = append(held, s)
+			}
+		}
+		switch {
+		case len(held) == 0 && p.Tree:
+			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it revokes the allowance)\n", p.Path)
+		case len(held) == 0:
+			fmt.Fprintf(stdout, "  pins file %s (missing: creating it revokes the allowance)\n", p.Path)
+		case p.Tree:
+			fmt.Fprintf(stdout, "  pins folder %s (everything under it)\n", p.Path)
+			for _, s := range held[1:] { // held[0] is the folder itself
+				fmt.Fprintf(stdout, "    %s\n", s)
+			}
+		default:
+			fmt.Fprintf(stdout, "  pins file %s\n", p.Path)
+		}
+	}
+	if err != nil {
+		warningf(stderr, "%v", err)
 	}
 	warnHandlers(f, stderr)
 	if state != trust.Allowed {

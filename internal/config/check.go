@@ -377,37 +377,12 @@ func (c *checker) shellLine(line string) {
 		c.add(Interpreter, "/bin/sh", "/bin/sh does not exist: the command needs a shell", "install a POSIX shell as /bin/sh")
 		return
 	}
-	command := true // the next words start a simple command
-	for rest := line; strings.TrimSpace(rest) != ""; {
-		p := shellwords.NewParser()
-		words, err := p.Parse(rest)
-		if err != nil {
-			return // syntax shellwords does not follow (subshells...): the shell's business
-		}
-		if command {
-			c.simple(words)
-		}
-		if p.Position < 0 {
-			return
-		}
-		rest = string([]rune(rest)[p.Position:]) // Position counts runes
-		after := strings.TrimLeft(strings.TrimLeft(rest, "0123456789"), ";&|<>")
-		op := rest[:len(rest)-len(after)]
-		if op == "" {
-			return
-		}
-		rest = after
-		// After a redirection comes a file name, then more of the same
-		// command; after ; & && || | a new command.
-		command = !strings.ContainsAny(op, "<>")
-	}
+	SimpleCommands(line, c.simple)
 }
 
 // simple checks the program of one simple command of a shell line.
 func (c *checker) simple(words []string) {
-	for len(words) > 0 && (isAssignment(words[0]) || wrappers[words[0]]) {
-		words = words[1:]
-	}
+	words = SkipWrappers(words)
 	if len(words) == 0 {
 		return
 	}

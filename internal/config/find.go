@@ -1,6 +1,8 @@
 package config
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +17,31 @@ type Sources struct {
 	Flag      string              // --config: used alone, trusted (the user named it)
 	Getenv    func(string) string // for HOOKSHIM_CONFIG, XDG_CONFIG_HOME, HOME
 	StartDirs []string            // where the project search starts (tool's project dir, workspace roots, cwd)
+
+	// Gate, when set, decides on the project file before a byte of it is
+	// parsed: it returns the bytes to parse (those it checked), or
+	// ErrSkip to leave the file out. An untrusted file, however broken
+	// or large, then never stops discovery of the user's own config.
+	// Nil: the project file is read and parsed (doctor, simulate).
+	Gate func(path string) ([]byte, error)
+}
+
+// ErrSkip is what a Gate returns for a file that is left out.
+var ErrSkip = errors.New("config skipped")
+
+// MaxFileSize is the largest config file hookshim reads on a hook call
+// that it has not been told to trust: larger ones are not read at all.
+// Real configs are a few kilobytes.
+const MaxFileSize = 1 << 20
+
+// TooLargeError is a file refused for its size, unread.
+type TooLargeError struct {
+	Path      string
+	Size, Max int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d bytes (%d): not read", e.Path, e.Max, e.Size)
 }
 
 // Found is a config file and how it was found.
@@ -78,7 +105,20 @@ func Discover(s Sources) ([]Found, error) {
 		if len(out) > 0 && out[0].Path == path {
 			continue
 		}
-		f, err := Load(path)
+		var f *File
+		var err error
+		if s.Gate == nil {
+			f, err = Load(path)
+		} else {
+			var data []byte
+			data, err = s.Gate(path)
+			if err == ErrSkip {
+				break // left out: the user's config still runs
+			}
+			if err == nil {
+				f, err = Parse(path, data)
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

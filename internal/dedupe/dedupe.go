@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/private"
 	"github.com/tidwall/gjson"
 )
 
@@ -131,7 +132,7 @@ func claimsDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	return private(dir, st)
+	return private.Dir(dir, st)
 }
 
 // Publish stores the winner's call id and what its handlers answered (a

@@ -225,7 +225,6 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		if err != nil {
 			return c.fail("config: " + err.Error())
 		}
-		configs = c.trusted(configs)
 	}
 	var hooks []*config.Hook
 	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
@@ -325,8 +324,10 @@ func (c *call) version() string {
 	return "devel"
 }
 
-// discover finds the configs in force. With none anywhere, the call is
-// allowed (no opinion) and the Record says where hookshim looked.
+// discover finds the configs in force, a project config only when the
+// user has allowed it (trusted decides before it is parsed). With none
+// anywhere, the call is allowed (no opinion) and the Record says where
+// hookshim looked.
 func (c *call) discover() ([]config.Found, error) {
 	// "." last: the working directory, where the tools start hooks, for
 	// payloads that name no directory (Amplifier, most Windsurf events).
@@ -336,8 +337,12 @@ func (c *call) discover() ([]config.Found, error) {
 		Flag:      c.opts.Config,
 		Getenv:    c.getenv,
 		StartDirs: starts,
+		Gate:      c.trusted,
 	})
-	if err == nil && len(found) == 0 {
+	// Not a problem to repeat on every call: logged and explained, and
+	// told to the user on session start.
+	c.rec.Notes = append(c.rec.Notes, c.untrusted...)
+	if err == nil && len(found) == 0 && len(c.untrusted) == 0 {
 		c.rec.NoConfig = noConfig(config.UserPath(c.getenv), starts)
 		c.note(c.rec.NoConfig)
 	}
@@ -422,32 +427,28 @@ func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim
 	return cl
 }
 
-// trusted drops discovered project configs the user has not allowed.
-func (c *call) trusted(found []config.Found) []config.Found {
-	var out []config.Found
-	for _, f := range found {
-		if !f.Discovered || c.getenv("HOOKSHIM_TRUST_ALL") == "1" {
-			out = append(out, f)
-			continue
-		}
-		store, err := trust.DefaultStore(c.getenv)
-		state := trust.Unknown
-		if err == nil {
-			state, err = store.Check(f.File)
-		}
-		if err != nil {
-			c.problem("trust: " + err.Error())
-		}
-		if state == trust.Allowed {
-			out = append(out, f)
-			continue
-		}
-		c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", f.Path, state, f.Path))
+// trusted is discovery's gate for a project config: the bytes to parse
+// when the user has allowed the file as it is (checked by hash before a
+// byte is parsed, so that a broken or huge untrusted file cannot stop the
+// user's own config from running), else config.ErrSkip.
+func (c *call) trusted(path string) ([]byte, error) {
+	if c.getenv("HOOKSHIM_TRUST_ALL") == "1" {
+		return config.ReadFile(path)
 	}
-	// Not a problem to repeat on every call: logged and explained, and
-	// told to the user on session start.
-	c.rec.Notes = append(c.rec.Notes, c.untrusted...)
-	return out
+	store, err := trust.DefaultStore(c.getenv)
+	state := trust.Unknown
+	var content []byte
+	if err == nil {
+		state, content, err = store.Verify(path)
+	}
+	if err != nil {
+		c.problem("trust: " + err.Error())
+	}
+	if state == trust.Allowed {
+		return content, nil
+	}
+	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, state, path))
+	return nil, config.ErrSkip
 }
 
 // untrustedAnswer is "no opinion", telling the user once per session (on

@@ -217,3 +217,33 @@ func TestDeadline(t *testing.T) {
 		require.Equal(t, start.Add(want), c.deadline(), "timeout %s", timeout)
 	}
 }
+
+// An untrusted project config is skipped before it is parsed: broken, it
+// neither stops the user's config nor fails the call (fail-closed
+// included); the record says it was left out.
+func TestUntrustedBrokenConfigIsSkipped(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, "{ nope")
+	user := filepath.Join(getenv("XDG_CONFIG_HOME"), "hookshim", "openhook.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(user), 0o755))
+	require.NoError(t, os.WriteFile(user, []byte(denyPolicy), 0o644))
+	vars := map[string]string{"HOOKSHIM_TRUST_ALL": "", "HOOKSHIM_ON_ERROR": "deny"}
+	untrusted := func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+	ans, rec := Call(preToolUse(dir, "rm -rf /"), nil, untrusted, Options{Provider: "claude-code"})
+	require.Contains(t, string(ans.Stdout), `"permissionDecisionReason":"no"`, "the user's guard ran")
+	require.Equal(t, []string{user}, rec.Configs)
+	require.Empty(t, rec.Problems)
+	require.Empty(t, rec.NoConfig)
+	require.Contains(t, strings.Join(rec.Notes, "\n"), filepath.Join(dir, ".openhook.json")+" is not allowed: its hooks do not run")
+
+	// Trusted (here: all), the same file is the user's policy: its error fails the call.
+	vars["HOOKSHIM_TRUST_ALL"] = "1"
+	ans, rec = Call(preToolUse(dir, "rm -rf /"), nil, untrusted, Options{Provider: "claude-code"})
+	require.Contains(t, string(ans.Stdout), "fails closed: config: ")
+	require.NotEmpty(t, rec.Problems)
+}

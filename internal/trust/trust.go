@@ -1,8 +1,8 @@
 // Package trust decides whether a project's .openhook.json may run, the
 // way direnv decides for .envrc: the user allows a file, and the allowance
 // holds for that path with exactly that content — and exactly the content
-// of every script inside the project its commands point at. Any change
-// revokes it. A deny beats an allow.
+// of every file its commands can reach inside the project (see Pins). Any
+// change revokes it. A deny beats an allow.
 //
 // Without this, cloning a repository would be enough to run its code on
 // every tool call of every agent the user has.
@@ -17,21 +17,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/mattn/go-shellwords"
+	"github.com/hookshim/hookshim/internal/private"
 )
 
 // State is a config file's trust state.
 type State int
 
 const (
-	Unknown State = iota // never allowed
-	Allowed              // allowed, unchanged since
-	Changed              // allowed once, changed since: not allowed
-	Denied               // denied: never runs until allowed again
+	Unknown  State = iota // never allowed
+	Allowed               // allowed, unchanged since
+	Changed               // allowed once, changed since: not allowed
+	Denied                // denied: never runs until allowed again
+	Outdated              // allowed by a hookshim that pinned fewer files: not allowed
 )
 
 func (s State) String() string {
@@ -40,6 +40,8 @@ func (s State) String() string {
 		return "allowed"
 	case Changed:
 		return "changed since allowed"
+	case Outdated:
+		return "changed since allowed (the allowance was recorded by an older hookshim, which pinned fewer files)"
 	case Denied:
 		return "denied"
 	}
@@ -84,135 +86,158 @@ func (s Store) Allowance(path string) string {
 	return allow
 }
 
-// Digest is the hash that an allowance records: the config's absolute path
-// and content, and the path and content of every project script its
-// commands reference. It also returns those scripts.
-func Digest(f *config.File) (string, []string, error) {
-	// The bytes discovery parsed: the file is read once per call, and what
-	// is hashed is exactly what runs.
+// header starts every allow record and every digest. A record without it
+// was written by a hookshim that pinned only the files named by a
+// command: it no longer allows anything (Outdated).
+const header = "hookshim-trust 2"
+
+// maxRecord bounds an allow record: a path and a list of pins.
+const maxRecord = 1 << 20
+
+// Verify is the check of a hook call, made before the config is parsed:
+// the config's bytes (read once, at most config.MaxFileSize of them) and
+// the pinned files against the allow record. It returns the bytes it
+// hashed when they are allowed, for the caller to parse; a config that
+// has no allowance is not read at all.
+func (s Store) Verify(path string) (State, []byte, error) {
+	pins, want, state, err := s.record(path)
+	if state != Allowed || err != nil {
+		return state, nil, err
+	}
+	content, err := config.ReadFileMax(path, config.MaxFileSize)
+	var big *config.TooLargeError
+	if errors.As(err, &big) {
+		return Changed, nil, nil // allow refuses such a file: it grew since
+	}
+	if err != nil {
+		return Unknown, nil, err
+	}
+	if ok, err := matches(path, content, pins, want); !ok || err != nil {
+		return Changed, nil, err
+	}
+	return Allowed, content, nil
+}
+
+// Check returns the trust state of a config already parsed (doctor,
+// install, `hookshim trust`): the bytes parsed are the bytes hashed.
+func (s Store) Check(f *config.File) (State, error) {
+	pins, want, state, err := s.record(f.Path)
+	if state != Allowed || err != nil {
+		return state, err
+	}
+	content := f.Content
+	if content == nil {
+		if content, err = config.ReadFile(f.Path); err != nil {
+			return Unknown, err
+		}
+	}
+	if ok, err := matches(f.Path, content, pins, want); !ok || err != nil {
+		return Changed, err
+	}
+	return Allowed, nil
+}
+
+// record reads path's records: the pins and digest of its allowance, and
+// Allowed when they are to be checked, else the state they settle. An
+// allow record that another user could have written is not read.
+func (s Store) record(path string) ([]Pin, string, State, error) {
+	allow, deny := s.records(path)
+	if _, err := os.Lstat(deny); err == nil {
+		return nil, "", Denied, nil // a deny is obeyed wherever it comes from
+	}
+	st, err := os.Lstat(allow)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", Unknown, nil
+	}
+	if err != nil {
+		return nil, "", Unknown, err
+	}
+	if err := s.private(allow, st); err != nil {
+		return nil, "", Unknown, fmt.Errorf("allowance ignored: %w", err)
+	}
+	rec, err := config.ReadFileMax(allow, maxRecord)
+	if err != nil {
+		return nil, "", Unknown, err
+	}
+	first, rest, _ := strings.Cut(string(rec), "\n")
+	sum, ok := strings.CutPrefix(first, header+" ")
+	if !ok {
+		return nil, "", Outdated, nil
+	}
+	_, rest, _ = strings.Cut(rest, "\n") // the config's path, for people
+	pins, err := parsePins(rest)
+	if err != nil {
+		return nil, "", Unknown, fmt.Errorf("%s: %w", allow, err)
+	}
+	return pins, sum, Allowed, nil
+}
+
+// private checks the allow record and the directories above it, up to
+// the store's own (see package private).
+func (s Store) private(record string, st fs.FileInfo) error {
+	if err := private.File(record, st); err != nil {
+		return err
+	}
+	for _, d := range []string{filepath.Dir(record), s.Dir} {
+		st, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		if err := private.Dir(d, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func matches(path string, content []byte, pins []Pin, want string) (bool, error) {
+	sum, _, err := digest(path, content, pins)
+	var over *BoundError
+	if errors.As(err, &over) {
+		return false, nil // allow refuses as many files: some were added since
+	}
+	return err == nil && sum == want, err
+}
+
+// Allow records the file as allowed with its current content and that of
+// every file it pins, and lifts a deny. It returns the pins and the files
+// they hold; a *BoundError when they hold too much to pin.
+func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 	content := f.Content
 	if content == nil {
 		var err error
-		if content, err = config.ReadFile(f.Path); err != nil {
-			return "", nil, err
+		if content, err = config.ReadFileMax(f.Path, config.MaxFileSize); err != nil {
+			return nil, nil, err
 		}
 	}
-	h := sha256.New()
-	writeEntry(h, "", f.Path, content)
-	scripts := Scripts(f)
-	for _, s := range scripts {
-		b, err := config.ReadFile(s)
-		if err != nil {
-			return "", nil, err
-		}
-		writeEntry(h, "\n", s, b)
+	if int64(len(content)) > config.MaxFileSize {
+		return nil, nil, &config.TooLargeError{Path: f.Path, Size: int64(len(content)), Max: config.MaxFileSize}
 	}
-	return hex.EncodeToString(h.Sum(nil)), scripts, nil
-}
-
-// writeEntry hashes one file as "<sep><path>\n<length>\n<content>".
-func writeEntry(h hash.Hash, sep, path string, content []byte) {
-	fmt.Fprintf(h, "%s%s\n%d\n", sep, path, len(content))
-	h.Write(content)
-}
-
-// Scripts lists the files inside the config's project that its commands
-// point at: any word of a command that names an existing regular file under
-// the project root. Editing one of them revokes the allowance, as editing
-// the config does.
-func Scripts(f *config.File) []string {
-	root := f.Dir
-	var out []string
-	for _, h := range f.Hooks {
-		for _, w := range words(h.Command) {
-			if w == "" || strings.HasPrefix(w, "-") {
-				continue
-			}
-			p := w
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(h.Dir, p)
-			}
-			p = filepath.Clean(p)
-			rel, err := filepath.Rel(root, p)
-			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				continue
-			}
-			if slices.Contains(out, p) {
-				continue
-			}
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && p != f.Path {
-				out = append(out, p)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// words splits a command line into candidate paths. Shell syntax is cut at
-// operators; what remains is split with shell quoting rules.
-func words(cmd string) []string {
-	cmd = strings.Map(func(r rune) rune {
-		switch r {
-		case '|', '&', ';', '(', ')', '<', '>', '`':
-			return ' '
-		}
-		return r
-	}, strings.ReplaceAll(cmd, "$(", " "))
-	w, err := shellwords.Parse(cmd)
+	pins := Pins(f)
+	sum, files, err := digest(f.Path, content, pins)
 	if err != nil {
-		return strings.Fields(cmd)
+		return nil, nil, err
 	}
-	return w
-}
-
-// Check returns the file's trust state.
-func (s Store) Check(f *config.File) (State, error) {
+	var b strings.Builder
+	b.WriteString(header + " " + sum + "\n" + f.Path + "\n")
+	for _, p := range pins {
+		b.WriteString(p.line() + "\n")
+	}
 	allow, deny := s.records(f.Path)
-	if _, err := os.Stat(deny); err == nil {
-		return Denied, nil
-	}
-	rec, err := config.ReadFile(allow)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Unknown, nil
-	}
-	if err != nil {
-		return Unknown, err
-	}
-	sum, _, err := Digest(f)
-	if err != nil {
-		return Unknown, err
-	}
-	want, _, _ := strings.Cut(string(rec), "\n")
-	if want == sum {
-		return Allowed, nil
-	}
-	return Changed, nil
-}
-
-// Allow records the file as allowed with its current content, and lifts a
-// deny.
-func (s Store) Allow(f *config.File) ([]string, error) {
-	sum, scripts, err := Digest(f)
-	if err != nil {
-		return nil, err
-	}
-	rec := sum + "\n" + f.Path + "\n" + strings.Join(scripts, "\n")
-	allow, deny := s.records(f.Path)
-	if err := writeAtomic(allow, []byte(rec)); err != nil {
-		return nil, err
+	if err := s.writeAtomic(allow, []byte(b.String())); err != nil {
+		return nil, nil, err
 	}
 	if err := os.Remove(deny); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, nil, err
 	}
-	return scripts, nil
+	return pins, files, nil
 }
 
 // Deny records the path as denied (whatever its content) and drops an
 // allowance.
 func (s Store) Deny(path string) error {
 	allow, deny := s.records(path)
-	if err := writeAtomic(deny, []byte(path+"\n")); err != nil {
+	if err := s.writeAtomic(deny, []byte(path+"\n")); err != nil {
 		return err
 	}
 	if err := os.Remove(allow); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -222,12 +247,24 @@ func (s Store) Deny(path string) error {
 }
 
 // writeAtomic writes through a temporary file and a rename, so that
-// hookshim processes running in parallel never read half a record.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+// hookshim processes running in parallel never read half a record, into
+// directories only this user can write in (an allowance kept where others
+// can write would not be read back).
+func (s Store) writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	for _, d := range []string{dir, s.Dir} {
+		st, err := os.Lstat(d)
+		if err != nil {
+			return err
+		}
+		if err := private.Dir(d, st); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -241,4 +278,11 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writeEntry hashes one entry as "<kind> <path>\n<length>\n<content>\n".
+func writeEntry(h hash.Hash, kind, path string, content []byte) {
+	fmt.Fprintf(h, "%s %s\n%d\n", kind, path, len(content))
+	h.Write(content)
+	h.Write([]byte{'\n'})
 }
