@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/pipeline"
 	"github.com/tidwall/gjson"
 )
 
@@ -120,9 +121,14 @@ func (p *payload) read(r io.Reader) error {
 var errTooLarge = errors.New("payload is larger than 64 MiB; not read")
 
 // complete reports whether data is one whole JSON document: what a stream
-// that has gone quiet without closing may be taken for.
+// that has gone quiet without closing may be taken for. A payload nested
+// past pipeline.MaxDepth is refused whatever follows, so it is taken as it
+// is (and never handed to the validator, which recurses once per level).
 func complete(data []byte) bool {
-	return len(bytes.TrimSpace(data)) > 0 && gjson.ValidBytes(trimBOM(data))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return false
+	}
+	return pipeline.TooDeep(data) || gjson.ValidBytes(trimBOM(data))
 }
 
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }

@@ -145,6 +145,9 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return c.fail("empty payload on stdin")
 	}
+	if TooDeep(raw) {
+		return c.fail(fmt.Sprintf("payload nests arrays or objects more than %d levels deep; not read", MaxDepth))
+	}
 	if !gjson.ValidBytes(raw) {
 		return c.fail(fmt.Sprintf("payload is not JSON (%d bytes)", len(raw)))
 	}
@@ -453,7 +456,10 @@ func (c *call) untrustedAnswer() respond.Answer {
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the
 // reason in the Record's problems. With HOOKSHIM_ON_ERROR=deny (or on_error:
 // deny in a config already read) the failure blocks instead, in the tool's
-// own way — fail-closed, for those who asked for it.
+// own way — fail-closed, for those who asked for it. A payload that cannot
+// be read is denied too when --provider and --event name the tool and the
+// event; without the event, the tool's way of denying is unknown and the
+// answer stays neutral.
 func (c *call) fail(msg string) respond.Answer {
 	c.problem(msg)
 	if c.pr == nil {
@@ -467,6 +473,14 @@ func (c *call) fail(msg string) respond.Answer {
 		return respond.Answer{}
 	}
 	if c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.onError == "deny" {
+		if c.spec == nil && c.opts.Event != "" {
+			// The payload did not say which event this is (it could not
+			// be read): the flags the tool was registered with do, and
+			// a denial needs the event's way of saying it.
+			if c.spec = c.pr.Spec(c.opts.Event); c.spec != nil && c.rec.Native == "" {
+				c.rec.Native, c.rec.Canonical = c.opts.Event, c.spec.Canonical
+			}
+		}
 		v := decision.Verdict{Decision: decision.Deny, Reason: "hookshim failed and fails closed: " + oneLine(msg)}
 		respond.Finish(c.spec, &v)
 		c.rec.Verdict = &v

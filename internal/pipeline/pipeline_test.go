@@ -188,3 +188,56 @@ func TestDeadline(t *testing.T) {
 		require.Equal(t, start.Add(want), c.deadline(), "timeout %s", timeout)
 	}
 }
+
+// With HOOKSHIM_ON_ERROR=deny, a payload hookshim cannot read is denied in
+// the dialect of the tool and event the flags name, for every tool: a
+// payload that is empty, not JSON, not an object, too deep, or too large
+// to read.
+func TestUnreadablePayloadFailsClosedForEveryTool(t *testing.T) {
+	getenv, _ := env(t, "")
+	deny := func(k string) string {
+		if k == "HOOKSHIM_ON_ERROR" {
+			return "deny"
+		}
+		return getenv(k)
+	}
+	inputs := []struct {
+		raw     string
+		readErr error
+	}{
+		{"", nil},
+		{"hello world", nil},
+		{"[1,2,3]", nil},
+		{`{"a":` + nested(MaxDepth+1) + "}", nil},
+		{"", errors.New("payload is larger than 64 MiB; not read")},
+	}
+	for _, pr := range provider.All {
+		var spec *provider.Spec
+		for i := range pr.Events {
+			if pr.Events[i].Can.Has(provider.CanDeny) {
+				spec = &pr.Events[i]
+				break
+			}
+		}
+		if spec == nil {
+			continue
+		}
+		t.Run(pr.ID+"/"+spec.Native, func(t *testing.T) {
+			neutral := pr.Encode(spec, &decision.Verdict{})
+			for _, in := range inputs {
+				ans, rec := Call([]byte(in.raw), in.readErr, deny, Options{Provider: pr.ID, Event: spec.Native})
+				require.NotNil(t, rec.Verdict, "input %q", in.raw)
+				require.Equal(t, decision.Deny, rec.Verdict.Decision, "input %q", in.raw)
+				require.Contains(t, rec.Verdict.Reason, "hookshim failed and fails closed: ")
+				want := pr.Encode(spec, rec.Verdict)
+				require.Equal(t, want, ans, "input %q", in.raw)
+				require.NotEqual(t, neutral, ans, "input %q: the neutral answer", in.raw)
+				require.Equal(t, spec.Native, rec.Native)
+
+				// Without --event, the way to deny is unknown: neutral.
+				ans, _ = Call([]byte(in.raw), in.readErr, deny, Options{Provider: pr.ID})
+				require.Equal(t, pr.Encode(nil, &decision.Verdict{}), ans, "input %q without --event", in.raw)
+			}
+		})
+	}
+}
