@@ -270,14 +270,21 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		if ok {
 			results, ok = run.Unmarshal(shared.Answers, hooks)
 		}
-		if !ok {
+		switch {
+		case ok:
+			// A duplicate of a call already being answered: its handlers'
+			// answers are reused, not run again.
+			c.rec.ReusedFrom = shared.Call
+		case claim.Won:
+			// The call it duplicates will never answer (killed, or its
+			// answer torn): this one runs the handlers.
+			c.note(claim.TookOver + "; its handlers run in this call")
+		default:
 			// Running the handlers now would overrun the tool's deadline.
 			return c.fail("this call duplicates one that did not answer in time")
 		}
-		// A duplicate of a call already being answered: its handlers'
-		// answers are reused, not run again.
-		c.rec.ReusedFrom = shared.Call
-	} else {
+	}
+	if claim == nil || claim.Won {
 		c.rec.Call = newID()
 		env := append(os.Environ(),
 			"HOOKSHIM_PROVIDER="+c.pr.ID,
