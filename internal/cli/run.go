@@ -43,8 +43,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if f.log == "" {
 		f.log = getenv("HOOKSHIM_LOG")
 	}
-	raw, readErr := readPayload(stdin)
-	ans, rec := pipeline.Call(raw, readErr, getenv, pipeline.Options{
+	opts := pipeline.Options{
 		Provider: f.provider,
 		Event:    f.event,
 		Config:   f.config,
@@ -52,7 +51,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		Timeout:  time.Duration(f.timeout * float64(time.Second)),
 		Version:  version,
 		Started:  started,
-	})
+	}
+	raw, readErr := readPayload(stdin, pipeline.Deadline(opts))
+	ans, rec := pipeline.Call(raw, readErr, getenv, opts)
 	if flagErr != nil {
 		rec.Problems = append([]string{flagErr.Error()}, rec.Problems...)
 	}

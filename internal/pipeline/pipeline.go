@@ -368,12 +368,26 @@ func noConfig(user string, starts []string) string {
 // its hook leaves the outcome to its own default, which for some tools is a
 // denial (Copilot) and for others an allow.
 func (c *call) deadline() time.Time {
+	return deadline(c.opts, c.pr)
+}
+
+// Deadline is when a call with these options must have answered, as far
+// as they tell before the payload is read (the --provider hint's timeout):
+// what reading stdin may take at most.
+func Deadline(opts Options) time.Time {
+	if opts.Started.IsZero() {
+		opts.Started = time.Now()
+	}
+	return deadline(opts, provider.Lookup(opts.Provider))
+}
+
+func deadline(opts Options, pr *provider.Provider) time.Time {
 	budget := DefaultToolTimeout
 	switch {
-	case c.opts.Timeout > 0:
-		budget = c.opts.Timeout
-	case c.pr.Timeout > 0:
-		budget = c.pr.Timeout
+	case opts.Timeout > 0:
+		budget = opts.Timeout
+	case pr != nil && pr.Timeout > 0:
+		budget = pr.Timeout
 	}
 	margin := budget / 10
 	if margin < 500*time.Millisecond {
@@ -385,7 +399,7 @@ func (c *call) deadline() time.Time {
 	if budget-margin < budget/2 {
 		margin = budget / 2
 	}
-	return c.opts.Started.Add(budget - margin)
+	return opts.Started.Add(budget - margin)
 }
 
 // claim makes duplicates of one tool call share one run of the handlers

@@ -241,3 +241,17 @@ func TestUnreadablePayloadFailsClosedForEveryTool(t *testing.T) {
 		})
 	}
 }
+
+// The deadline known before the payload is read: --timeout, else the
+// --provider hint's own timeout, else the default; minus the margin.
+func TestDeadlineBeforeThePayload(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	require.Equal(t, t0.Add(2500*time.Millisecond), Deadline(Options{Timeout: 3 * time.Second, Started: t0}))
+	require.Equal(t, t0.Add(DefaultToolTimeout-3*time.Second), Deadline(Options{Started: t0}))
+	for _, pr := range provider.All {
+		if pr.Timeout > 0 {
+			want := Deadline(Options{Timeout: pr.Timeout, Started: t0})
+			require.Equal(t, want, Deadline(Options{Provider: pr.ID, Started: t0}), pr.ID)
+		}
+	}
+}
