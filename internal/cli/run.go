@@ -85,6 +85,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if diag.Len() > 0 {
 		stderr.Write(diag.Bytes())
 	}
-	writeLog(f.log, rec, ans)
+	if err := writeLog(f.log, rec, ans); err != nil && ans.Exit == 0 {
+		// Like the other warnings: only where stderr is not the reason
+		// the model reads.
+		warningf(stderr, "log not written: %s", oneLine(err.Error()))
+	}
 	return ans.Exit
 }
