@@ -143,10 +143,7 @@ func (c *Claim) create() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if _, err := f.Write(strconv.AppendInt(nil, int64(os.Getpid()), 10)); err == nil {
-		_, err = f.Write([]byte{'\n'})
-	}
-	if err != nil {
+	if _, err := f.Write(append(strconv.AppendInt(nil, int64(os.Getpid()), 10), '\n')); err != nil {
 		// A claim without its owner's id would look dead to the others
 		// after startGrace: none is better.
 		f.Close()
