@@ -298,7 +298,10 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = r.Run(context.Background(), hooks, envelope)
 		if claim != nil {
-			_ = claim.Publish(c.rec.Call, run.Marshal(results))
+			if err := claim.Publish(c.rec.Call, run.Marshal(results)); err != nil {
+				// The duplicates run the handlers themselves then.
+				c.problem("answer not shared with duplicates of this call: " + err.Error())
+			}
 		}
 	}
 	c.rec.Results = results
