@@ -189,9 +189,9 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
-// KeepBackups is how many backups of one config file are kept: the
+// keepBackups is how many backups of one config file are kept: the
 // oldest go when a new one is made.
-const KeepBackups = 10
+const keepBackups = 10
 
 // backupStamp is the time part of a backup's name; a second backup of the
 // same file within a second adds ".N" to it.
@@ -200,7 +200,7 @@ const backupStamp = "20060102T150405Z"
 // backup keeps data, the previous content of path, as
 // STAMP[.N]-PATH in BackupDir (PATH with its separators as %), unless the
 // last backup of path holds it already, and removes the file's backups
-// past the KeepBackups newest.
+// past the keepBackups newest.
 func (env Env) backup(path string, data []byte) (string, error) {
 	dir := env.BackupDir()
 	if dir == "" {
@@ -234,8 +234,8 @@ func (env Env) backup(path string, data []byte) (string, error) {
 		return dest, err
 	}
 	backups = append(backups, backupName{name: filepath.Base(dest)})
-	if len(backups) > KeepBackups {
-		for _, b := range backups[:len(backups)-KeepBackups] {
+	if len(backups) > keepBackups {
+		for _, b := range backups[:len(backups)-keepBackups] {
 			os.Remove(filepath.Join(dir, b.name))
 		}
 	}

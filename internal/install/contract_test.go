@@ -361,7 +361,7 @@ func TestDiff(t *testing.T) {
 	require.Equal(t, "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n", Diff("f", []byte("x\n"), true, nil, false))
 }
 
-// Backups are kept per config file, the KeepBackups newest; another
+// Backups are kept per config file, the keepBackups newest; another
 // file's backups and files that are not backups stay.
 func TestBackupsArePruned(t *testing.T) {
 	env := testEnv(t)
@@ -375,7 +375,7 @@ func TestBackupsArePruned(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o600))
 
 	var made []string
-	for i := 0; i < KeepBackups+5; i++ {
+	for i := 0; i < keepBackups+5; i++ {
 		if i%3 == 0 {
 			at = at.Add(time.Second) // some within one second, some not
 		}
@@ -390,7 +390,7 @@ func TestBackupsArePruned(t *testing.T) {
 		left = append(left, e.Name())
 	}
 	want := append([]string{}, made[5:]...)
-	require.Len(t, left, KeepBackups+2)
+	require.Len(t, left, keepBackups+2)
 	for _, name := range want {
 		require.Contains(t, left, name)
 	}
@@ -400,5 +400,5 @@ func TestBackupsArePruned(t *testing.T) {
 	require.Contains(t, left, "notes.txt")
 	b, err := os.ReadFile(filepath.Join(dir, made[len(made)-1]))
 	require.NoError(t, err)
-	require.Equal(t, strconv.Itoa(KeepBackups+4), string(b), "the newest is the last")
+	require.Equal(t, strconv.Itoa(keepBackups+4), string(b), "the newest is the last")
 }
