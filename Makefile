@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz e2e e2e-bump bench bench-smoke dist
+.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump bench bench-smoke dist
 
 # Every target line with a "## " comment is listed; a target name may hold
 # digits (e2e), dots and dashes.
@@ -29,11 +29,18 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
 
+# Every fuzz target, as PACKAGE:NAME.
+FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
+	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote
+
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
-	$(GO) test . -run '^$$' -fuzz '^FuzzDetectNormalize$$' -fuzztime $(FUZZTIME)
-	$(GO) test . -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime $(FUZZTIME)
-	$(GO) test . -run '^$$' -fuzz '^FuzzRespond$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/provider -run '^$$' -fuzz '^FuzzPayload$$' -fuzztime $(FUZZTIME)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t#*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME); \
+	done
+
+fuzz-smoke: ## run each fuzz target for 5s, as CI does
+	$(MAKE) fuzz FUZZTIME=5s
 
 simulate: build ## run the embedded demo
 	./$(BIN) simulate

@@ -43,8 +43,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if f.log == "" {
 		f.log = getenv("HOOKSHIM_LOG")
 	}
-	raw, readErr := readPayload(stdin)
-	ans, rec := pipeline.Call(raw, readErr, getenv, pipeline.Options{
+	opts := pipeline.Options{
 		Provider: f.provider,
 		Event:    f.event,
 		Config:   f.config,
@@ -52,7 +51,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		Timeout:  time.Duration(f.timeout * float64(time.Second)),
 		Version:  version,
 		Started:  started,
-	})
+	}
+	raw, readErr := readPayload(stdin, pipeline.Deadline(opts))
+	ans, rec := pipeline.Call(raw, readErr, getenv, opts)
 	if flagErr != nil {
 		rec.Problems = append([]string{flagErr.Error()}, rec.Problems...)
 	}
@@ -84,6 +85,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if diag.Len() > 0 {
 		stderr.Write(diag.Bytes())
 	}
-	writeLog(f.log, rec, ans)
+	if err := writeLog(f.log, rec, ans); err != nil && ans.Exit == 0 {
+		// Like the other warnings: only where stderr is not the reason
+		// the model reads.
+		warningf(stderr, "log not written: %s", oneLine(err.Error()))
+	}
 	return ans.Exit
 }

@@ -18,7 +18,7 @@ func TestReadPayloadStdinNeverCloses(t *testing.T) {
 	defer w.Close()
 	go w.Write([]byte(`{"hook_event_name":"PreToolUse"}`))
 	start := time.Now()
-	got, err := readPayload(r)
+	got, err := readPayload(r, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, `{"hook_event_name":"PreToolUse"}`, string(got))
 	require.Less(t, time.Since(start), StdinTimeout/2)
@@ -33,14 +33,14 @@ func TestReadPayloadIncompleteTimesOut(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	go w.Write([]byte(`{"hook_event_name":`))
-	_, err := readPayload(r)
+	_, err := readPayload(r, time.Time{})
 	require.ErrorContains(t, err, "no complete payload on stdin after 300ms")
 }
 
 // More than MaxPayload bytes is refused without keeping them all.
 func TestReadPayloadTooLarge(t *testing.T) {
 	big := io.MultiReader(strings.NewReader(`{"x":"`), io.LimitReader(zeroes{}, MaxPayload+10))
-	_, err := readPayload(big)
+	_, err := readPayload(big, time.Time{})
 	require.ErrorContains(t, err, "payload is larger than 64 MiB")
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/pipeline"
 	"github.com/tidwall/gjson"
 )
 
@@ -25,7 +26,10 @@ var (
 	StdinQuiet   = 100 * time.Millisecond
 )
 
-// readPayload reads stdin, bounded in size and time.
+// readPayload reads stdin, bounded in size and time: StdinTimeout, or
+// less when the call must be answered sooner (deadline; zero: none). A
+// stdin that never completes must not hold the answer past the tool's own
+// timeout.
 //
 // It reads on the calling goroutine wherever it can: a file cannot stall,
 // and a pipe is read through the runtime's poller with deadlines. A
@@ -33,15 +37,16 @@ var (
 // a process that lives a few milliseconds the goroutine, the timers and the
 // thread woken to run them cost more than the rest of a call that matches
 // no handler.
-func readPayload(r io.Reader) ([]byte, error) {
+func readPayload(r io.Reader, deadline time.Time) ([]byte, error) {
+	limit := stdinLimit(deadline)
 	f, ok := r.(*os.File)
 	if !ok {
-		return notEmpty(readWatched(r))
+		return notEmpty(readWatched(r, limit))
 	}
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return notEmpty(readWatched(r))
+		return notEmpty(readWatched(r, limit))
 	case st.Mode()&os.ModeCharDevice != 0:
 		// /dev/null is a character device too: only a terminal is one
 		// no tool ever hands over.
@@ -58,9 +63,20 @@ func readPayload(r io.Reader) ([]byte, error) {
 	}
 	if pf, restore := pollable(f); pf != nil {
 		defer restore()
-		return notEmpty(readPolled(pf))
+		return notEmpty(readPolled(pf, limit))
 	}
-	return notEmpty(readWatched(r))
+	return notEmpty(readWatched(r, limit))
+}
+
+// stdinLimit is how long a payload may take to arrive.
+func stdinLimit(deadline time.Time) time.Duration {
+	limit := StdinTimeout
+	if !deadline.IsZero() {
+		if left := time.Until(deadline); left < limit {
+			limit = max(left, 0)
+		}
+	}
+	return limit
 }
 
 // The ways stdin can hold no payload at all, each told as what it is: the
@@ -120,14 +136,21 @@ func (p *payload) read(r io.Reader) error {
 var errTooLarge = errors.New("payload is larger than 64 MiB; not read")
 
 // complete reports whether data is one whole JSON document: what a stream
-// that has gone quiet without closing may be taken for.
+// that has gone quiet without closing may be taken for. A payload nested
+// past pipeline.MaxDepth is refused whatever follows, so it is taken as it
+// is (and never handed to the validator, which recurses once per level).
 func complete(data []byte) bool {
-	return len(bytes.TrimSpace(data)) > 0 && gjson.ValidBytes(trimBOM(data))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return false
+	}
+	return pipeline.TooDeep(data) || gjson.ValidBytes(trimBOM(data))
 }
 
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
 
-func noPayload() error { return fmt.Errorf("no complete payload on stdin after %s", StdinTimeout) }
+func noPayload(limit time.Duration) error {
+	return fmt.Errorf("no complete payload on stdin after %s", limit.Round(time.Millisecond))
+}
 
 // ended is what a read that returned err leaves: the payload at the end of
 // the stream, else the error.
@@ -152,9 +175,9 @@ func readFile(f *os.File, size int64) ([]byte, error) {
 }
 
 // readPolled reads a pollable stream until it closes, or until it goes
-// quiet with one complete document read, or until StdinTimeout.
-func readPolled(f *os.File) ([]byte, error) {
-	hard := time.Now().Add(StdinTimeout)
+// quiet with one complete document read, or until limit.
+func readPolled(f *os.File, limit time.Duration) ([]byte, error) {
+	hard := time.Now().Add(limit)
 	p := newPayload(0)
 	for {
 		quiet := time.Now().Add(StdinQuiet)
@@ -171,7 +194,7 @@ func readPolled(f *os.File) ([]byte, error) {
 				return p.buf, nil
 			}
 			if !time.Now().Before(hard) {
-				return nil, noPayload()
+				return nil, noPayload(limit)
 			}
 		default:
 			return ended(p.buf, err)
@@ -181,7 +204,7 @@ func readPolled(f *os.File) ([]byte, error) {
 
 // readWatched reads any reader on a goroutine of its own, watched by
 // timers: for readers without deadlines.
-func readWatched(r io.Reader) ([]byte, error) {
+func readWatched(r io.Reader, limit time.Duration) ([]byte, error) {
 	type chunk struct {
 		all []byte // everything read so far
 		err error
@@ -206,7 +229,7 @@ func readWatched(r io.Reader) ([]byte, error) {
 		}
 	}()
 	var data []byte
-	deadline := time.NewTimer(StdinTimeout)
+	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	quiet := time.NewTimer(StdinQuiet)
 	defer quiet.Stop()
@@ -229,7 +252,7 @@ func readWatched(r io.Reader) ([]byte, error) {
 			if complete(data) {
 				return data, nil
 			}
-			return nil, noPayload()
+			return nil, noPayload(limit)
 		}
 	}
 }

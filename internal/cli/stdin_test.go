@@ -40,7 +40,7 @@ func TestReadPipeUntilClosed(t *testing.T) {
 	doc := `{"hook_event_name":"PostToolUse","tool_response":"` + strings.Repeat("x", 1<<20) + `"}`
 	go func() { w.WriteString(doc); w.Close() }()
 	kept := len(keptStdin)
-	got, err := readPayload(r)
+	got, err := readPayload(r, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, doc, string(got))
 	require.Len(t, keptStdin, kept+1, "read through the poller")
@@ -52,7 +52,7 @@ func TestReadPipeThatNeverCloses(t *testing.T) {
 	_, err := w.WriteString(`{"hook_event_name":"PreToolUse"}`)
 	require.NoError(t, err)
 	start := time.Now()
-	got, err := readPayload(r)
+	got, err := readPayload(r, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, `{"hook_event_name":"PreToolUse"}`, string(got))
 	require.Less(t, time.Since(start), StdinTimeout/2)
@@ -66,7 +66,7 @@ func TestReadPipeIncompleteTimesOut(t *testing.T) {
 	r, w := pipe(t)
 	_, err := w.WriteString(`{"hook_event_name":`)
 	require.NoError(t, err)
-	_, err = readPayload(r)
+	_, err = readPayload(r, time.Time{})
 	require.ErrorContains(t, err, "no complete payload on stdin after 300ms")
 }
 
@@ -79,7 +79,7 @@ func TestReadPipeInPieces(t *testing.T) {
 		time.Sleep(2 * StdinQuiet)
 		w.WriteString(`"Stop"}`)
 	}()
-	got, err := readPayload(r)
+	got, err := readPayload(r, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, `{"hook_event_name":"Stop"}`, string(got))
 }
@@ -90,7 +90,7 @@ func TestReadNonblockingPipe(t *testing.T) {
 	require.NoError(t, err)
 	defer r.Close()
 	go func() { w.WriteString(`{"a":1}`); w.Close() }()
-	got, err := readPayload(r)
+	got, err := readPayload(r, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, `{"a":1}`, string(got))
 	require.True(t, nonblocking(t, r))
@@ -103,7 +103,7 @@ func TestReadFile(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	got, err := readPayload(f)
+	got, err := readPayload(f, time.Time{})
 	require.NoError(t, err)
 	require.Equal(t, doc, string(got))
 }
@@ -115,12 +115,12 @@ func TestReadNothing(t *testing.T) {
 	require.NoError(t, err)
 	defer null.Close()
 	require.False(t, isTerminal(null))
-	_, err = readPayload(null)
+	_, err = readPayload(null, time.Time{})
 	require.ErrorIs(t, err, errEmpty)
 
 	r, w := pipe(t)
 	w.Close()
-	_, err = readPayload(r)
+	_, err = readPayload(r, time.Time{})
 	require.ErrorIs(t, err, errEmpty)
 
 	path := filepath.Join(t.TempDir(), "empty.json")
@@ -128,7 +128,7 @@ func TestReadNothing(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = readPayload(f)
+	_, err = readPayload(f, time.Time{})
 	require.ErrorIs(t, err, errEmptyFile)
 }
 
@@ -149,4 +149,16 @@ func fcntlGetfl(f *os.File) (int, error) {
 		return 0, err2
 	}
 	return flags, err
+}
+
+// A call that must answer sooner than StdinTimeout (--timeout 3) stops
+// waiting for its payload at its own deadline.
+func TestReadPipeIncompleteStopsAtTheCallsDeadline(t *testing.T) {
+	r, w := pipe(t)
+	_, err := w.WriteString(`{"hook_event_name":`)
+	require.NoError(t, err)
+	start := time.Now()
+	_, err = readPayload(r, start.Add(400*time.Millisecond))
+	require.ErrorContains(t, err, "no complete payload on stdin after 400ms")
+	require.Less(t, time.Since(start), time.Second)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,11 +101,13 @@ func indent(s string) string {
 }
 
 // writeLog appends one JSON line to the log file at path, if there is
-// one. The line is written with a single append, so parallel calls do not
-// interleave.
-func writeLog(path string, t *pipeline.Record, ans respond.Answer) {
+// one, and says why when it could not. The line is written with a single
+// append, so parallel calls do not interleave, and only whole: a write cut
+// short (a full disk) is taken back, unless another call has appended
+// since, which a full disk makes unlikely.
+func writeLog(path string, t *pipeline.Record, ans respond.Answer) error {
 	if path == "" {
-		return
+		return nil
 	}
 	o := &wire.Object{}
 	o.Str("time", t.Started.UTC().Format(time.RFC3339Nano))
@@ -160,11 +163,30 @@ func writeLog(path string, t *pipeline.Record, ans respond.Answer) {
 	o.Raw("exit", []byte(fmt.Sprint(ans.Exit)))
 	o.Str("stdout", string(ans.Stdout))
 	line := append(o.Bytes(), '\n')
-	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	_ = os.MkdirAll(filepath.Dir(path), 0o755) // if it fails, so does the open, saying why
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return
+		return err
 	}
-	_, _ = f.Write(line)
-	_ = f.Close()
+	n, err := f.Write(line)
+	if err != nil && n > 0 {
+		err = fmt.Errorf("%v; %s", err, takeBack(f, int64(n)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// takeBack removes the last n bytes of f, a torn line this process has
+// just appended, if nothing was appended after them.
+func takeBack(f *os.File, n int64) string {
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return "a partial line is left in it"
+	}
+	if st, err := f.Stat(); err != nil || st.Size() != end || f.Truncate(end-n) != nil {
+		return "a partial line is left in it"
+	}
+	return "the partial line was taken back"
 }

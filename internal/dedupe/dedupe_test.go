@@ -1,7 +1,9 @@
 package dedupe
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -49,7 +51,8 @@ func TestWaitTakesOnlyAWholeAnswer(t *testing.T) {
 	second, err := Take(dir, key, Window)
 	require.NoError(t, err)
 
-	answer := "call-1\n" + `[{"handler":"guard","decision":"allow"}]`
+	answers := `[{"handler":"guard","decision":"allow"}]`
+	answer := strconv.Itoa(os.Getpid()) + "\ncall-1 " + strconv.Itoa(len(answers)) + "\n" + answers
 	for n := 1; n < len(answer); n++ {
 		require.NoError(t, os.WriteFile(first.path, []byte(answer[:n]), 0o600))
 		_, ok := second.Wait(time.Now())
@@ -177,4 +180,98 @@ func BenchmarkClaim(b *testing.B) {
 		}
 		os.Remove(c.path)
 	}
+}
+
+// deadPID is the id of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	return cmd.ProcessState.Pid()
+}
+
+// A winner that is gone without answering (killed while its handlers ran,
+// or ended with its answer torn by a full disk) leaves a dead claim: a
+// waiter takes it over at once, and runs the handlers itself.
+func TestWaitTakesOverADeadClaim(t *testing.T) {
+	answers := `[{"handler":"guard","decision":"deny"}]`
+	for name, content := range map[string]string{
+		"killed while running": "%d\n",
+		"torn answer":          "%d\ncall-1 " + strconv.Itoa(len(answers)) + "\n" + answers[:10],
+		"torn header":          "%d\ncall-1 4",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "k.claim")
+			require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(content, deadPID(t))), 0o600))
+			c, err := Take(dir, "k", Window)
+			require.NoError(t, err)
+			require.False(t, c.Won)
+
+			start := time.Now()
+			_, ok := c.Wait(start.Add(5 * time.Second))
+			require.False(t, ok)
+			require.Less(t, time.Since(start), time.Second, "a dead claim is seen at once")
+			require.True(t, c.Won, "the waiter holds the claim now")
+			require.Contains(t, c.TookOver, "ended")
+
+			// It publishes like any winner, and the next duplicate gets that.
+			require.NoError(t, c.Publish("call-2", []byte(answers)))
+			dup, err := Take(dir, "k", Window)
+			require.NoError(t, err)
+			sh, ok := dup.Wait(time.Now().Add(time.Second))
+			require.True(t, ok)
+			require.Equal(t, Shared{Call: "call-2", Answers: []byte(answers)}, sh)
+		})
+	}
+}
+
+// While the winner lives, a claim without its answer is one being
+// answered, whatever it holds so far: the waiter waits.
+func TestWaitDoesNotTakeOverALiveClaim(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.claim")
+	mine := strconv.Itoa(os.Getpid())
+	for _, content := range []string{mine + "\n", mine + "\ncall-1 40\n[{", ""} {
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+		c, err := Take(dir, "k", Window)
+		require.NoError(t, err)
+		_, ok := c.Wait(time.Now().Add(50 * time.Millisecond))
+		require.False(t, ok)
+		require.False(t, c.Won, "claim %q taken over", content)
+	}
+
+	// A claim left without a process id past the moment its winner
+	// writes one is dead.
+	require.NoError(t, os.WriteFile(path, nil, 0o600))
+	past := time.Now().Add(-2 * startGrace)
+	require.NoError(t, os.Chtimes(path, past, past))
+	c, err := Take(dir, "k", Window)
+	require.NoError(t, err)
+	_, ok := c.Wait(time.Now().Add(time.Second))
+	require.False(t, ok)
+	require.True(t, c.Won)
+}
+
+// A winner that cannot write its answer whole gives its claim up, and the
+// waiter takes it over.
+func TestPublishThatFailsGivesTheClaimUp(t *testing.T) {
+	dir := t.TempDir()
+	first, err := Take(dir, "k", Window)
+	require.NoError(t, err)
+	second, err := Take(dir, "k", Window)
+	require.NoError(t, err)
+
+	// A write that fails, as on a full disk.
+	ro, err := os.Open(first.path)
+	require.NoError(t, err)
+	first.f.Close()
+	first.f = ro
+	require.Error(t, first.Publish("call-1", []byte(`[]`)))
+	require.NoFileExists(t, first.path)
+
+	_, ok := second.Wait(time.Now().Add(time.Second))
+	require.False(t, ok)
+	require.True(t, second.Won)
+	require.Contains(t, second.TookOver, "gave up its claim")
 }

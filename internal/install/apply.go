@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,7 +189,18 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
-// backup keeps data, the previous content of path.
+// keepBackups is how many backups of one config file are kept: the
+// oldest go when a new one is made.
+const keepBackups = 10
+
+// backupStamp is the time part of a backup's name; a second backup of the
+// same file within a second adds ".N" to it.
+const backupStamp = "20060102T150405Z"
+
+// backup keeps data, the previous content of path, as
+// STAMP[.N]-PATH in BackupDir (PATH with its separators as %), unless the
+// last backup of path holds it already, and removes the file's backups
+// past the keepBackups newest.
 func (env Env) backup(path string, data []byte) (string, error) {
 	dir := env.BackupDir()
 	if dir == "" {
@@ -201,17 +214,73 @@ func (env Env) backup(path string, data []byte) (string, error) {
 		now = env.Now
 	}
 	abs, _ := filepath.Abs(path)
-	name := now().UTC().Format("20060102T150405Z") + "-" + strings.NewReplacer(string(filepath.Separator), "%", ":", "%").Replace(strings.TrimPrefix(abs, string(filepath.Separator)))
-	dest := filepath.Join(dir, name)
-	// Two changes to one file within a second keep both versions.
-	for i := 1; ; i++ {
-		if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
-			break
+	file := strings.NewReplacer(string(filepath.Separator), "%", ":", "%").Replace(strings.TrimPrefix(abs, string(filepath.Separator)))
+	stamp := now().UTC().Format(backupStamp)
+	backups := listBackups(dir, file)
+	dest := filepath.Join(dir, stamp+"-"+file)
+	if len(backups) > 0 {
+		last := backups[len(backups)-1]
+		if prev, err := os.ReadFile(filepath.Join(dir, last.name)); err == nil && bytes.Equal(prev, data) {
+			return filepath.Join(dir, last.name), nil
 		}
-		if prev, err := os.ReadFile(dest); err == nil && bytes.Equal(prev, data) {
-			return dest, nil
+		if last.stamp >= stamp {
+			// Two changes to one file within a second keep both
+			// versions, numbered past the last (not into a slot the
+			// pruning freed, which would sort first).
+			dest = filepath.Join(dir, fmt.Sprintf("%s.%d-%s", last.stamp, last.n+1, file))
 		}
-		dest = filepath.Join(dir, fmt.Sprintf("%s.%d", name, i))
 	}
-	return dest, os.WriteFile(dest, data, 0o600)
+	if err := os.WriteFile(dest, data, 0o600); err != nil {
+		return dest, err
+	}
+	backups = append(backups, backupName{name: filepath.Base(dest)})
+	if len(backups) > keepBackups {
+		for _, b := range backups[:len(backups)-keepBackups] {
+			os.Remove(filepath.Join(dir, b.name))
+		}
+	}
+	return dest, nil
+}
+
+// backupName is one backup of a file: its name, and the time and number
+// in it.
+type backupName struct {
+	name  string
+	stamp string
+	n     int
+}
+
+// listBackups lists the backups of file (its name in BackupDir), oldest
+// first. Other files' backups, and files whose names are not a backup's,
+// are not among them.
+func listBackups(dir, file string) []backupName {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var backups []backupName
+	for _, e := range entries {
+		stamp, rest, ok := strings.Cut(e.Name(), "-")
+		if !ok || rest != file || !e.Type().IsRegular() {
+			continue
+		}
+		stamp, num, _ := strings.Cut(stamp, ".")
+		n := 0
+		if num != "" {
+			if n, err = strconv.Atoi(num); err != nil {
+				continue
+			}
+		}
+		if _, err := time.Parse(backupStamp, stamp); err != nil {
+			continue
+		}
+		backups = append(backups, backupName{e.Name(), stamp, n})
+	}
+	slices.SortFunc(backups, func(a, b backupName) int {
+		if c := strings.Compare(a.stamp, b.stamp); c != 0 {
+			return c
+		}
+		return a.n - b.n
+	})
+	return backups
 }

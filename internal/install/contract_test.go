@@ -5,8 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/pelletier/go-toml/v2"
@@ -357,4 +359,46 @@ func TestDiff(t *testing.T) {
 `, Diff("f", []byte(old), true, []byte(new), true))
 	require.Empty(t, Diff("f", []byte(old), true, []byte(old), true))
 	require.Equal(t, "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n", Diff("f", []byte("x\n"), true, nil, false))
+}
+
+// Backups are kept per config file, the keepBackups newest; another
+// file's backups and files that are not backups stay.
+func TestBackupsArePruned(t *testing.T) {
+	env := testEnv(t)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	env.Now = func() time.Time { return at }
+	path := filepath.Join(env.Project, "settings.json")
+	other := filepath.Join(env.Project, "other.json")
+	_, err := env.backup(other, []byte("other"))
+	require.NoError(t, err)
+	dir := env.BackupDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o600))
+
+	var made []string
+	for i := 0; i < keepBackups+5; i++ {
+		if i%3 == 0 {
+			at = at.Add(time.Second) // some within one second, some not
+		}
+		b, err := env.backup(path, []byte(strconv.Itoa(i)))
+		require.NoError(t, err)
+		made = append(made, filepath.Base(b))
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	want := append([]string{}, made[5:]...)
+	require.Len(t, left, keepBackups+2)
+	for _, name := range want {
+		require.Contains(t, left, name)
+	}
+	for _, name := range made[:5] {
+		require.NotContains(t, left, name, "an old backup is kept")
+	}
+	require.Contains(t, left, "notes.txt")
+	b, err := os.ReadFile(filepath.Join(dir, made[len(made)-1]))
+	require.NoError(t, err)
+	require.Equal(t, strconv.Itoa(keepBackups+4), string(b), "the newest is the last")
 }

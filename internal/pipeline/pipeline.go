@@ -252,7 +252,11 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	// A handler is about to see this payload: it must be JSON throughout,
 	// and UTF-8. Checked here, not on entry, so that the calls that run
 	// nothing (most of them) do not pay for reading a large tool output
-	// twice.
+	// twice. The depth bound comes first: the JSON check recurses once per
+	// level.
+	if TooDeep(raw) {
+		return c.fail(fmt.Sprintf("payload nests arrays or objects more than %d levels deep; not read", MaxDepth))
+	}
 	if !gjson.ValidBytes(raw) {
 		return c.fail(notJSON(raw))
 	}
@@ -272,14 +276,21 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		if ok {
 			results, ok = run.Unmarshal(shared.Answers, hooks)
 		}
-		if !ok {
+		switch {
+		case ok:
+			// A duplicate of a call already being answered: its handlers'
+			// answers are reused, not run again.
+			c.rec.ReusedFrom = shared.Call
+		case claim.Won:
+			// The call it duplicates will never answer (killed, or its
+			// answer torn): this one runs the handlers.
+			c.note(claim.TookOver + "; its handlers run in this call")
+		default:
 			// Running the handlers now would overrun the tool's deadline.
 			return c.fail("this call duplicates one that did not answer in time")
 		}
-		// A duplicate of a call already being answered: its handlers'
-		// answers are reused, not run again.
-		c.rec.ReusedFrom = shared.Call
-	} else {
+	}
+	if claim == nil || claim.Won {
 		c.rec.Call = newID()
 		env := append(os.Environ(),
 			"HOOKSHIM_PROVIDER="+c.pr.ID,
@@ -293,7 +304,10 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = r.Run(context.Background(), hooks, envelope)
 		if claim != nil {
-			_ = claim.Publish(c.rec.Call, run.Marshal(results))
+			if err := claim.Publish(c.rec.Call, run.Marshal(results)); err != nil {
+				// The duplicates run the handlers themselves then.
+				c.problem("answer not shared with duplicates of this call: " + err.Error())
+			}
 		}
 	}
 	c.rec.Results = results
@@ -377,12 +391,26 @@ func noConfig(user string, starts []string) string {
 // its hook leaves the outcome to its own default, which for some tools is a
 // denial (Copilot) and for others an allow.
 func (c *call) deadline() time.Time {
+	return deadline(c.opts, c.pr)
+}
+
+// Deadline is when a call with these options must have answered, as far
+// as they tell before the payload is read (the --provider hint's timeout):
+// what reading stdin may take at most.
+func Deadline(opts Options) time.Time {
+	if opts.Started.IsZero() {
+		opts.Started = time.Now()
+	}
+	return deadline(opts, provider.Lookup(opts.Provider))
+}
+
+func deadline(opts Options, pr *provider.Provider) time.Time {
 	budget := DefaultToolTimeout
 	switch {
-	case c.opts.Timeout > 0:
-		budget = c.opts.Timeout
-	case c.pr.Timeout > 0:
-		budget = c.pr.Timeout
+	case opts.Timeout > 0:
+		budget = opts.Timeout
+	case pr != nil && pr.Timeout > 0:
+		budget = pr.Timeout
 	}
 	margin := budget / 10
 	if margin < 500*time.Millisecond {
@@ -394,7 +422,7 @@ func (c *call) deadline() time.Time {
 	if budget-margin < budget/2 {
 		margin = budget / 2
 	}
-	return c.opts.Started.Add(budget - margin)
+	return opts.Started.Add(budget - margin)
 }
 
 // claim makes duplicates of one tool call share one run of the handlers
@@ -468,7 +496,10 @@ func (c *call) untrustedAnswer() respond.Answer {
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the
 // reason in the Record's problems. With HOOKSHIM_ON_ERROR=deny (or on_error:
 // deny in a config already read) the failure blocks instead, in the tool's
-// own way — fail-closed, for those who asked for it.
+// own way — fail-closed, for those who asked for it. A payload that cannot
+// be read is denied too when --provider and --event name the tool and the
+// event; without the event, the tool's way of denying is unknown and the
+// answer stays neutral.
 func (c *call) fail(msg string) respond.Answer {
 	c.problem(msg)
 	if c.pr == nil {
@@ -482,6 +513,14 @@ func (c *call) fail(msg string) respond.Answer {
 		return respond.Answer{}
 	}
 	if c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.onError == "deny" {
+		if c.spec == nil && c.opts.Event != "" {
+			// The payload did not say which event this is (it could not
+			// be read): the flags the tool was registered with do, and
+			// a denial needs the event's way of saying it.
+			if c.spec = c.pr.Spec(c.opts.Event); c.spec != nil && c.rec.Native == "" {
+				c.rec.Native, c.rec.Canonical = c.opts.Event, c.spec.Canonical
+			}
+		}
 		v := decision.Verdict{Decision: decision.Deny, Reason: "hookshim failed and fails closed: " + oneLine(msg)}
 		respond.Finish(c.spec, &v)
 		c.rec.Verdict = &v

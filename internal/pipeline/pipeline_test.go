@@ -247,3 +247,101 @@ func TestUntrustedBrokenConfigIsSkipped(t *testing.T) {
 	require.Contains(t, string(ans.Stdout), "fails closed: config: ")
 	require.NotEmpty(t, rec.Problems)
 }
+
+// With HOOKSHIM_ON_ERROR=deny, a payload hookshim cannot read is denied in
+// the dialect of the tool and event the flags name, for every tool: a
+// payload that is empty, not JSON, not an object, or too large to read.
+// (Too deep is refused only once a handler would see the payload:
+// TestTooDeepBeforeHandlers.)
+func TestUnreadablePayloadFailsClosedForEveryTool(t *testing.T) {
+	getenv, _ := env(t, "")
+	deny := func(k string) string {
+		if k == "HOOKSHIM_ON_ERROR" {
+			return "deny"
+		}
+		return getenv(k)
+	}
+	inputs := []struct {
+		raw     string
+		readErr error
+	}{
+		{"", nil},
+		{"hello world", nil},
+		{"[1,2,3]", nil},
+		{"", errors.New("payload is larger than 64 MiB; not read")},
+	}
+	for _, pr := range provider.All {
+		var spec *provider.Spec
+		for i := range pr.Events {
+			if pr.Events[i].Can.Has(provider.CanDeny) {
+				spec = &pr.Events[i]
+				break
+			}
+		}
+		if spec == nil {
+			continue
+		}
+		t.Run(pr.ID+"/"+spec.Native, func(t *testing.T) {
+			neutral := pr.Encode(spec, &decision.Verdict{})
+			for _, in := range inputs {
+				ans, rec := Call([]byte(in.raw), in.readErr, deny, Options{Provider: pr.ID, Event: spec.Native})
+				require.NotNil(t, rec.Verdict, "input %q", in.raw)
+				require.Equal(t, decision.Deny, rec.Verdict.Decision, "input %q", in.raw)
+				require.Contains(t, rec.Verdict.Reason, "hookshim failed and fails closed: ")
+				want := pr.Encode(spec, rec.Verdict)
+				require.Equal(t, want, ans, "input %q", in.raw)
+				require.NotEqual(t, neutral, ans, "input %q: the neutral answer", in.raw)
+				require.Equal(t, spec.Native, rec.Native)
+
+				// Without --event, the way to deny is unknown: neutral.
+				ans, _ = Call([]byte(in.raw), in.readErr, deny, Options{Provider: pr.ID})
+				require.Equal(t, pr.Encode(nil, &decision.Verdict{}), ans, "input %q without --event", in.raw)
+			}
+		})
+	}
+}
+
+// A payload nested past MaxDepth never reaches the JSON check, which
+// recurses once per level, nor a handler: refused, and denied when the call
+// fails closed. A call that runs nothing answers it as any other.
+func TestTooDeepBeforeHandlers(t *testing.T) {
+	unixOnly(t)
+	getenv, dir := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "x", "event": "before_tool_execute", "handler": {"type": "command", "command": "touch ran"}}
+]}`)
+	raw := []byte(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"mcp__x__y","tool_input":{"q":` + nested(MaxDepth+1) + `}}`)
+	ans, rec := Call(raw, nil, getenv, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.Contains(t, strings.Join(rec.Problems, "\n"), "more than 200000 levels deep")
+	require.NoFileExists(t, filepath.Join(dir, "ran"))
+
+	deny := func(k string) string {
+		if k == "HOOKSHIM_ON_ERROR" {
+			return "deny"
+		}
+		return getenv(k)
+	}
+	_, rec = Call(raw, nil, deny, Options{Provider: "claude-code"})
+	require.NotNil(t, rec.Verdict)
+	require.Equal(t, decision.Deny, rec.Verdict.Decision)
+
+	noHandler, elsewhere := env(t, "")
+	raw = []byte(`{"session_id":"s1","cwd":"` + elsewhere + `","hook_event_name":"PreToolUse","tool_name":"mcp__x__y","tool_input":{"q":` + nested(MaxDepth+1) + `}}`)
+	ans, rec = Call(raw, nil, noHandler, Options{Provider: "claude-code"})
+	require.Equal(t, 0, ans.Exit)
+	require.Empty(t, rec.Problems)
+}
+
+// The deadline known before the payload is read: --timeout, else the
+// --provider hint's own timeout, else the default; minus the margin.
+func TestDeadlineBeforeThePayload(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	require.Equal(t, t0.Add(2500*time.Millisecond), Deadline(Options{Timeout: 3 * time.Second, Started: t0}))
+	require.Equal(t, t0.Add(DefaultToolTimeout-3*time.Second), Deadline(Options{Started: t0}))
+	for _, pr := range provider.All {
+		if pr.Timeout > 0 {
+			want := Deadline(Options{Timeout: pr.Timeout, Started: t0})
+			require.Equal(t, want, Deadline(Options{Provider: pr.ID, Started: t0}), pr.ID)
+		}
+	}
+}
