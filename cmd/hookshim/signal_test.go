@@ -28,13 +28,14 @@ func TestSignalStopsHandlers(t *testing.T) {
 			dir := t.TempDir()
 			cfg := `{"spec": "hooks/0.1", "hooks": [
   {"name": "slow", "event": "before_tool_execute", "handler": {"type": "command",
-   "command": "sleep 60 >/dev/null 2>&1 & echo $! >>pids; echo $$ >>pids; sleep 60", "timeout": 120}}]}`
+   "command": "if [ -e again ]; then echo '{\"decision\":\"deny\",\"reason\":\"ran again\"}'; exit 0; fi; touch again; sleep 60 >/dev/null 2>&1 & echo $! >>pids; echo $$ >>pids; sleep 60", "timeout": 120}}]}`
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "cfg.json"), []byte(cfg), 0o644))
 			cmd := exec.Command(bin, "run", "--provider", "claude-code", "--config", "cfg.json", "--timeout", "100")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_RUNTIME_DIR="+dir,
 				"HOOKSHIM_LOG=", "HOOKSHIM_CONFIG=")
-			cmd.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t-` + sig.String() + `"}`)
+			payload := `{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t-` + sig.String() + `"}`
+			cmd.Stdin = strings.NewReader(payload)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Start())
@@ -76,6 +77,15 @@ func TestSignalStopsHandlers(t *testing.T) {
 				}
 				return true
 			}, 2*time.Second, 10*time.Millisecond, "left running: %v", ps)
+
+			// The tool retries the same call: the stopped handlers said
+			// nothing about it, so it runs them, not reuses their failure.
+			retry := exec.Command(bin, "run", "--provider", "claude-code", "--config", "cfg.json", "--timeout", "100")
+			retry.Dir, retry.Env = dir, cmd.Env
+			retry.Stdin = strings.NewReader(payload)
+			out, err := retry.Output()
+			require.NoError(t, err)
+			require.Contains(t, string(out), `"permissionDecisionReason":"ran again"`)
 		})
 	}
 }

@@ -203,6 +203,19 @@ func (c *Claim) Publish(call string, answers []byte) error {
 	return os.Chtimes(c.path, c.at, c.at)
 }
 
+// Release gives the claim up without an answer: the duplicates waiting for
+// it take it over and run the handlers themselves. For a winner whose
+// handlers were stopped before they answered (hookshim was told to stop),
+// whose results say nothing about the call.
+func (c *Claim) Release() {
+	if c.f == nil {
+		return
+	}
+	c.f.Close()
+	c.f = nil
+	os.Remove(c.path)
+}
+
 // Shared is what the winner of a claim published.
 type Shared struct {
 	Call    string // the winner's call id (the id its handlers saw in their envelope)

@@ -303,7 +303,10 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		envelope := normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = r.Run(context.Background(), hooks, envelope)
-		if claim != nil {
+		if claim != nil && run.Interrupted(results) {
+			// Told to stop mid-call: a retry must run the handlers.
+			claim.Release()
+		} else if claim != nil {
 			if err := claim.Publish(c.rec.Call, run.Marshal(results)); err != nil {
 				// The duplicates run the handlers themselves then.
 				c.problem("answer not shared with duplicates of this call: " + err.Error())

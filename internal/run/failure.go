@@ -20,7 +20,20 @@ const (
 	Failed     Kind = iota // it ran, but its exit or its answer cannot be read as a decision
 	NotStarted             // it could not be started: missing, not executable, no interpreter
 	TimedOut               // it did not answer in time and was killed
+	Stopped                // hookshim was told to stop (SIGTERM, SIGINT) and killed it
 )
+
+// Interrupted reports whether a signal to hookshim stopped any of the
+// handlers: their results say nothing about the call, so they are not
+// shared with its duplicates.
+func Interrupted(results []Result) bool {
+	for _, r := range results {
+		if e, ok := r.Err.(*Error); ok && e.Kind == Stopped {
+			return true
+		}
+	}
+	return false
+}
 
 // Error is a handler's failure, with the fix where hookshim knows it.
 type Error struct {

@@ -156,7 +156,7 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 		return res
 	}
 	if ctx.Err() != nil {
-		res.Err = failed(fmt.Sprintf("stopped: %v; its process group was killed", context.Cause(ctx)), "")
+		res.Err = &Error{Kind: Stopped, Msg: fmt.Sprintf("stopped: %v; its process group was killed", context.Cause(ctx))}
 		return res
 	}
 	if stdout.over || stderr.over {
