@@ -112,7 +112,7 @@ func TestSignalStopsHandlers(t *testing.T) {
 			for _, r := range res {
 				e, ok := r.Err.(*Error)
 				require.True(t, ok, "%v", r.Err)
-				require.Equal(t, Failed, e.Kind)
+				require.Equal(t, Stopped, e.Kind)
 				require.Contains(t, e.Msg, "stopped: ")
 				require.Contains(t, e.Msg, "signal received; its process group was killed")
 			}
