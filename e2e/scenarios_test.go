@@ -185,15 +185,16 @@ var scenarios = []scenario{
 		},
 	},
 	{
-		// hookshim's own failure (a config that does not parse) answers
-		// "no opinion": the tool goes on.
+		// A project config that does not parse cannot be allowed, and one
+		// that is not allowed is skipped before it is read: "no opinion",
+		// the tool goes on, and every call's log says why nothing ran.
 		name: "broken-config",
 		raw:  `{"spec": "hooks/0.1", "hooks": [`,
 		check: func(t *testing.T, res *result, pr *provider.Provider) {
 			expectRan(t, res, "marker.txt")
 			for _, c := range res.calls {
-				if c.Canonical() && !mentions(c.Problems, "config") {
-					t.Errorf("%s: hookshim's log names no config problem: %s", c.NativeEvent, c.raw)
+				if c.Canonical() && !mentions(c.Notes, ".openhook.json is not allowed: its hooks do not run") {
+					t.Errorf("%s: hookshim's log does not say the config was left out: %s", c.NativeEvent, c.raw)
 				}
 			}
 		},
