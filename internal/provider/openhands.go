@@ -7,6 +7,7 @@ import (
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
 // OpenHands (CLI, local GUI and Cloud share the SDK's hook runtime).
@@ -83,6 +84,7 @@ var OpenHands = &Provider{
 	Keep: []Renames{{
 		{"metadata.reason", "reason"},
 	}},
+	Adjust:        adjustOpenHands,
 	Encode:        encodeOpenHands,
 	ProjectDirEnv: []string{"OPENHANDS_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what openhands_install.go writes
@@ -103,6 +105,18 @@ func openhandsEventName(p Payload) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// adjustOpenHands drops the fields OpenHands sends as null because its one
+// payload model has them all: a prompt event has no tool, a tool event no
+// prompt.
+func adjustOpenHands(p Payload, _ *Spec, ev *event.Event) {
+	if ev.Tool != nil && p.Get("tool_name").Type == gjson.Null {
+		ev.Tool = nil
+	}
+	if ev.Prompt != nil && p.Get("message").Type == gjson.Null {
+		ev.Prompt = nil
+	}
 }
 
 func encodeOpenHands(spec *Spec, v *decision.Verdict) Answer {
