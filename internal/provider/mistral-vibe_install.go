@@ -12,6 +12,9 @@ import "time"
 //     (tool hooks only), timeout (seconds, float, default 60), strict and
 //     description. hookshim writes no match, which means every tool and is
 //     the only way a post_agent entry is valid;
+//   - hookshim's entries are named hookshim-<event> in both files: with
+//     both scopes installed, Vibe runs the project's and reports the
+//     user's as a duplicate name, so an event never runs hookshim twice;
 //   - install writes the 3.x event names; the 2.x ones (before_tool,
 //     after_tool, post_agent_turn) are written only when named with
 //     --events. Vibe 2.x loads hooks only with enable_experimental_hooks =
