@@ -6,6 +6,7 @@ import (
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
 // Mistral Vibe (PyPI mistral-vibe, binary vibe).
@@ -88,11 +89,26 @@ var Vibe = &Provider{
 		{"tool_status", "tool_status"},
 		{"duration_ms", "duration_ms"},
 	}},
+	Adjust:  adjustVibe,
 	Encode:  encodeVibe,
-	Timeout: 30 * time.Second, // what vibe_install.go writes
+	Timeout: 30 * time.Second, // what mistral-vibe_install.go writes
 }
 
 var vibeEvents = []string{"pre_tool", "post_tool", "post_agent", "before_tool", "after_tool", "post_agent_turn"}
+
+// adjustVibe makes a failed tool call the canonical tool_use_failure, with
+// tool_error as its error: Vibe has one after-tool event and says how the
+// call ended in tool_status.
+func adjustVibe(p Payload, spec *Spec, ev *event.Event) {
+	if spec.Canonical != event.AfterToolExecute || ev.Tool == nil || p.Get("tool_status").Str != "failure" {
+		return
+	}
+	ev.Name = event.ToolUseFailure
+	ev.Tool.Output = nil
+	if e := p.Get("tool_error"); e.Type == gjson.String {
+		ev.Tool.Error = []byte(e.Raw)
+	}
+}
 
 func encodeVibe(spec *Spec, v *decision.Verdict) Answer {
 	if spec == nil {
