@@ -295,6 +295,11 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 	for _, pr := range provider.All {
 		shown := pr.ID
 		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
+			if !hasCanonical(pr, kind) {
+				// No such event (Mistral Vibe has no prompt event):
+				// nothing to show, nothing missing.
+				continue
+			}
 			s := representative(samples, pr, kind, getenv)
 			if s == nil {
 				errorf(stderr, "%s has no sample payload for %s", pr.ID, kind)
@@ -334,6 +339,16 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 		return 1
 	}
 	return 0
+}
+
+// hasCanonical reports whether the tool has a native event for kind.
+func hasCanonical(pr *provider.Provider, kind event.Name) bool {
+	for _, s := range pr.Events {
+		if s.Canonical == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // representative picks the sample a tool is shown with for a canonical

@@ -255,6 +255,9 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 	if isTOML {
 		kind = "TOML"
 	}
+	if err == nil && !fresh && t.Format.Refuse != nil {
+		err = t.Format.Refuse(old)
+	}
 	if err != nil {
 		return nil, reg, &UnreadableError{Path: path, Kind: kind, Err: err}
 	}

@@ -110,6 +110,12 @@ type Format struct {
 	// Marker is a line generated files carry, by which hookshim knows
 	// them as its own.
 	Marker string
+
+	// Refuse, when set, says why an existing file (already parsed) is in
+	// a form the tool reads in a way hookshim's entries would not fit
+	// (OpenHands: events wrapped in "hooks" hide top-level ones); install
+	// then leaves the file as it is. nil error: the file may be edited.
+	Refuse func(text string) error
 }
 
 // Switch is a setting that turns every hook of a tool off: Key (a dotted

@@ -79,6 +79,11 @@ type Provider struct {
 	// the tool's native config; nil when it cannot.
 	Install *Install
 
+	// ByHand, for a tool without Install, renders the registration the
+	// user adds by hand, from the hookshim command line it runs; install
+	// prints it. nil when there is none to give.
+	ByHand func(command string) string
+
 	// SplitEvents: the tool fires a generic and a specific event for one
 	// action (Cursor: preToolUse and beforeShellExecution) and only one of
 	// them carries a tool call id, so duplicates are recognised by content.

@@ -24,6 +24,9 @@ var All = []*Provider{
 	Copilot,
 	VSCode,
 	Amplifier,
+	Vibe,
+	OpenHands,
+	DockerAgent,
 }
 
 // aliases are the short names people type.
@@ -37,6 +40,7 @@ var aliases = Renames{
 	{"factory", "factory-droid"},
 	{"qwen", "qwen-code"},
 	{"devin", "windsurf"},
+	{"vibe", "mistral-vibe"},
 }
 
 // Lookup finds a provider by id or alias.
