@@ -39,7 +39,7 @@ var kiroInstall = &Install{
 	Notes: []Note{
 		{"", "Kiro IDE 1.x and kiro-cli 3 (its V3 engine; --v3 on 2.13 and later) run these files; kiro-cli 2.x's default engine runs only the hooks in an agent's JSON: add {\"command\": \"hookshim run --provider kiro\"} to its hooks.agentSpawn, userPromptSubmit, preToolUse, postToolUse and stop by hand"},
 	},
-	Homes:    []string{".kiro"},
+	Homes: []string{".kiro"},
 }
 
 var kiroFormat = Format{
