@@ -25,6 +25,7 @@ var All = []*Provider{
 	VSCode,
 	Amplifier,
 	Antigravity,
+	Trae,
 }
 
 // aliases are the short names people type.
