@@ -149,6 +149,9 @@ func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd st
 				return nil, false
 			case p.Install == nil:
 				errorf(stderr, "hookshim cannot register itself in %s's config", p.Name)
+				if p.ByHand != "" {
+					hintf(stderr, "%s", p.ByHand)
+				}
 				return nil, false
 			}
 			out = append(out, p)

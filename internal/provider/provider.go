@@ -79,6 +79,11 @@ type Provider struct {
 	// the tool's native config; nil when it cannot.
 	Install *Install
 
+	// ByHand, for a tool install cannot write to (Install is nil), says
+	// where the registration goes and gives the exact text to add there:
+	// install prints it instead of editing a file it cannot keep intact.
+	ByHand string
+
 	// SplitEvents: the tool fires a generic and a specific event for one
 	// action (Cursor: preToolUse and beforeShellExecution) and only one of
 	// them carries a tool call id, so duplicates are recognised by content.

@@ -26,6 +26,7 @@ var All = []*Provider{
 	Amplifier,
 	Antigravity,
 	Trae,
+	Goose,
 }
 
 // aliases are the short names people type.
