@@ -27,6 +27,7 @@ var All = []*Provider{
 	Antigravity,
 	Trae,
 	Goose,
+	Hermes,
 }
 
 // aliases are the short names people type.
