@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/require"
 )
@@ -54,11 +55,25 @@ func TestSimulateMatrix(t *testing.T) {
 	}
 	for _, pr := range provider.All {
 		r := rows[pr.ID]
-		require.Len(t, r, 2, "%s: want a shell row and a prompt row in\n%s", pr.ID, out)
+		if !hasPromptEvent(pr) {
+			// A tool without a prompt event shows the shell row alone.
+			require.Len(t, r, 1, "%s: want a shell row in\n%s", pr.ID, out)
+		} else {
+			require.Len(t, r, 2, "%s: want a shell row and a prompt row in\n%s", pr.ID, out)
+			require.Regexp(t, `prompt: ".*"\s+context\s+0\s+\S`, r[1], pr.ID)
+		}
 		require.Regexp(t, `shell: rm -rf /\s+deny\s+\d\s+\S`, r[0], pr.ID)
-		require.Regexp(t, `prompt: ".*"\s+context\s+0\s+\S`, r[1], pr.ID)
 		// The denial reaches the tool, in its own dialect.
 		require.Contains(t, r[0], "destructive command refused by policy: rm -rf /", pr.ID)
 	}
 	require.Len(t, rows, len(provider.All), "only known tools in the table")
+}
+
+func hasPromptEvent(pr *provider.Provider) bool {
+	for _, s := range pr.Events {
+		if s.Canonical == event.BeforePrompt {
+			return true
+		}
+	}
+	return false
 }

@@ -295,6 +295,10 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 	for _, pr := range provider.All {
 		shown := pr.ID
 		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
+			if !hasCanonical(pr, kind) {
+				// Antigravity and Trae have no prompt event at all.
+				continue
+			}
 			s := representative(samples, pr, kind, getenv)
 			if s == nil {
 				errorf(stderr, "%s has no sample payload for %s", pr.ID, kind)
@@ -334,6 +338,16 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 		return 1
 	}
 	return 0
+}
+
+// hasCanonical reports whether one of pr's native events is kind.
+func hasCanonical(pr *provider.Provider, kind event.Name) bool {
+	for i := range pr.Events {
+		if pr.Events[i].Canonical == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // representative picks the sample a tool is shown with for a canonical

@@ -64,6 +64,9 @@ var Hermes = &Provider{
 		ToolName:   "tool_name",
 		ToolInput:  "tool_input",
 		ToolCallID: "extra.tool_call_id",
+		// pre_llm_call passes the user's text as user_message (what
+		// Hermes plugins read from it), which lands under extra.
+		Prompt: "extra.user_message",
 	},
 	Tools: Renames{
 		{"terminal", event.ToolShell},
