@@ -43,6 +43,9 @@ var Hermes = &Provider{
 	ByHand: hermesByHand,
 	Signals: []Signal{
 		OneOf("hook_event_name", 8, hermesEvents...),
+		// Snake_case Claude-style names another tool may send as well
+		// (Docker Agent's sub-agent events): weak alone.
+		OneOf("hook_event_name", 2, "subagent_start", "subagent_stop"),
 		Object("extra", 2),
 		Has("profile", 2),
 	},
@@ -95,11 +98,11 @@ var Hermes = &Provider{
 }
 
 // hermesEvents are the shell-hook events of VALID_HOOKS that no other tool
-// sends.
+// is known to send.
 var hermesEvents = []string{
 	"pre_tool_call", "post_tool_call", "pre_llm_call", "post_llm_call", "pre_verify",
 	"on_session_start", "on_session_end", "on_session_finalize", "on_session_reset",
-	"subagent_start", "subagent_stop", "pre_approval_request", "post_approval_response",
+	"pre_approval_request", "post_approval_response",
 	"transform_tool_result", "transform_terminal_output", "transform_llm_output",
 	"pre_api_request", "post_api_request", "api_request_error",
 }
