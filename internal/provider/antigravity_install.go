@@ -34,6 +34,9 @@ var antigravityInstall = &Install{
 	EventFlag: true,
 	Binaries:  []string{"agy", "antigravity"},
 	Homes:     []string{".gemini/config", ".gemini/antigravity-cli"},
+	// .agents/ also holds skills and goose's plugins: only .agents/hooks.json
+	// shows that a project uses Antigravity.
+	SharedDir: true,
 	Notes: []Note{
 		{"", `Antigravity takes SessionStart, PreInvocation, PostInvocation and Stop as flat handler lists, which install does not write: to use them, add e.g. "Stop": [{"type": "command", "command": "hookshim run --provider antigravity --event Stop", "timeout": 30}] to the "hooks" object by hand`},
 	},
