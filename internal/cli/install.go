@@ -147,20 +147,20 @@ func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd st
 				errorf(stderr, "unknown provider %q", strings.TrimSpace(id))
 				hintf(stderr, "the ids: %s", strings.Join(installable(), ", "))
 				return nil, false
-			case p.Install == nil && p.ByHand != nil:
-				// The config is a file only the user can name (Docker
-				// Agent's agent YAML): print the entry to add.
+			case p.Install == nil:
+				// Its config is not a file hookshim can keep intact (a
+				// plugin folder, YAML, a file only the user names): print
+				// the entry to add, or to take away.
 				command := "hookshim run --provider " + p.ID
 				if cmd == "install" {
-					errorf(stderr, "hookshim cannot register itself in %s's config: it is a file you name when you run %s", p.Name, p.Name)
-					hintf(stderr, "add this entry by hand under your agent (agents.<name>):\n%s", strings.TrimRight(p.ByHand(command), "\n"))
+					errorf(stderr, "hookshim cannot register itself in %s's config", p.Name)
+					if p.ByHand != nil {
+						hintf(stderr, "%s", strings.TrimRight(p.ByHand(command), "\n"))
+					}
 				} else {
-					errorf(stderr, "hookshim does not edit %s's config: it is a file you name when you run %s", p.Name, p.Name)
-					hintf(stderr, "remove the hooks that run %q from your agent file by hand", command)
+					errorf(stderr, "hookshim does not edit %s's config", p.Name)
+					hintf(stderr, "remove the hooks that run %q by hand", command)
 				}
-				return nil, false
-			case p.Install == nil:
-				errorf(stderr, "hookshim cannot register itself in %s's config", p.Name)
 				return nil, false
 			}
 			out = append(out, p)

@@ -296,8 +296,7 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 		shown := pr.ID
 		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
 			if !hasCanonical(pr, kind) {
-				// No such event (Mistral Vibe has no prompt event):
-				// nothing to show, nothing missing.
+				// Antigravity and Trae have no prompt event at all.
 				continue
 			}
 			s := representative(samples, pr, kind, getenv)
@@ -341,10 +340,10 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 	return 0
 }
 
-// hasCanonical reports whether the tool has a native event for kind.
+// hasCanonical reports whether one of pr's native events is kind.
 func hasCanonical(pr *provider.Provider, kind event.Name) bool {
-	for _, s := range pr.Events {
-		if s.Canonical == kind {
+	for i := range pr.Events {
+		if pr.Events[i].Canonical == kind {
 			return true
 		}
 	}

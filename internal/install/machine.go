@@ -229,6 +229,10 @@ func InProject(env Env, p *provider.Provider) bool {
 	if t == nil || env.Project == "" {
 		return false
 	}
+	if p.Install.SharedDir {
+		fi, err := os.Stat(filepath.Join(env.Project, t.Dir, t.File))
+		return err == nil && !fi.IsDir()
+	}
 	fi, err := os.Stat(filepath.Join(env.Project, t.Dir))
 	return err == nil && fi.IsDir()
 }

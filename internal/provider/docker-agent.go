@@ -154,6 +154,7 @@ func encodeDockerAgent(spec *Spec, v *decision.Verdict) Answer {
 func dockerAgentByHand(command string) string {
 	q := "'" + strings.ReplaceAll(command, "'", "''") + "'"
 	var b strings.Builder
+	b.WriteString("add this by hand under your agent (agents.<name>) in the agent file you run (docker agent run FILE):\n")
 	b.WriteString("    hooks:\n")
 	for _, e := range []string{"pre_tool_use", "post_tool_use"} {
 		b.WriteString("      " + e + ":\n")

@@ -42,6 +42,13 @@ import (
 //     UserPromptSubmit or PreTaskExec exits 2. Tool inputs of PostToolUse
 //     were {} on 1.0.165-1.0.242 (the path is then only in the result text);
 //     tool_response is a string there.
+//   - kiro-cli 3 runs the v1 files in its V3 engine, now the default (the
+//     V3 hooks page; kiro-cli 2.13+ with --v3 before): same triggers, same
+//     exit-code contract, a block shown as "Tool execution failed". Its
+//     stdin follows the CLI docs: a UUID session_id (not "sess_…") and the
+//     CLI's canonical tool names (fs_write seen on 2.13 --v3), which the
+//     tool-name signal recognises. Amazon Q Developer CLI, kiro-cli's
+//     predecessor, speaks the v2 agent-hook dialect above.
 //
 // Neither dialect reads JSON: a JSON deny on stdout at exit 0 lets the tool
 // run (measured on IDE 1.1.14). So hookshim answers in exit codes and plain

@@ -17,6 +17,13 @@ import "time"
 //     or move to v3 files with `kiro-cli agent migrate`;
 //   - Manual hooks are buttons the user presses, so they are registered only
 //     when asked for.
+//
+// Kiro CLI 3.0 made the V3 engine the default (kiro.dev/docs/cli, "What's
+// new in V3"; before it, kiro-cli 2.13+ ran it with --v3): the v1 files
+// above are its format, in both scopes, and it applies them to every agent.
+// Amazon Q Developer CLI, kiro-cli's predecessor, and kiro-cli 2.x's
+// default engine read only agent hooks, so the install note says what to
+// add there by hand.
 var kiroInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "hookshim.json", Format: &kiroFormat},
@@ -29,7 +36,10 @@ var kiroInstall = &Install{
 	// No ProjectDir: Kiro documents no project-folder variable for hook
 	// commands.
 	Binaries: []string{"kiro", "kiro-cli"},
-	Homes:    []string{".kiro"},
+	Notes: []Note{
+		{"", "Kiro IDE 1.x and kiro-cli 3 (its V3 engine; --v3 on 2.13 and later) run these files; kiro-cli 2.x's default engine runs only the hooks in an agent's JSON: add {\"command\": \"hookshim run --provider kiro\"} to its hooks.agentSpawn, userPromptSubmit, preToolUse, postToolUse and stop by hand"},
+	},
+	Homes: []string{".kiro"},
 }
 
 var kiroFormat = Format{

@@ -270,6 +270,11 @@ type Install struct {
 	// Switches are settings that turn all of the tool's hooks off;
 	// install and status warn when one is set.
 	Switches []Switch
+
+	// SharedDir: the project-scope folder is a convention several tools
+	// share (.agents/ holds skills and other tools' plugins), so only the
+	// hook file itself shows that the project uses this tool (install --all).
+	SharedDir bool
 }
 
 // PerEvent gives some native events a value of their own. Like Renames it

@@ -27,6 +27,10 @@ var All = []*Provider{
 	Vibe,
 	OpenHands,
 	DockerAgent,
+	Antigravity,
+	Trae,
+	Goose,
+	Hermes,
 }
 
 // aliases are the short names people type.
