@@ -229,6 +229,12 @@ func InProject(env Env, p *provider.Provider) bool {
 	if t == nil || env.Project == "" {
 		return false
 	}
+	if t.Dir == "" {
+		// The tool's file sits at the project root (Crush's crush.json):
+		// the root itself says nothing, the file does.
+		_, err := os.Stat(filepath.Join(env.Project, t.File))
+		return err == nil
+	}
 	fi, err := os.Stat(filepath.Join(env.Project, t.Dir))
 	return err == nil && fi.IsDir()
 }

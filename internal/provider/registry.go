@@ -24,6 +24,9 @@ var All = []*Provider{
 	Copilot,
 	VSCode,
 	Amplifier,
+	Crush,
+	Auggie,
+	Letta,
 }
 
 // aliases are the short names people type.
@@ -37,6 +40,8 @@ var aliases = Renames{
 	{"factory", "factory-droid"},
 	{"qwen", "qwen-code"},
 	{"devin", "windsurf"},
+	{"augment", "auggie"},
+	{"letta", "letta-code"},
 }
 
 // Lookup finds a provider by id or alias.
