@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -295,6 +296,9 @@ func simulateMatrix(stdout, stderr io.Writer, getenv func(string) string) int {
 	for _, pr := range provider.All {
 		shown := pr.ID
 		for _, kind := range []event.Name{event.BeforeToolExecute, event.BeforePrompt} {
+			if kind == event.BeforePrompt && !slices.ContainsFunc(pr.Events, func(sp provider.Spec) bool { return sp.Canonical == kind }) {
+				continue // the tool has no prompt event (Crush): nothing to show
+			}
 			s := representative(samples, pr, kind, getenv)
 			if s == nil {
 				errorf(stderr, "%s has no sample payload for %s", pr.ID, kind)

@@ -12,8 +12,9 @@ import (
 //
 // Sources: charmbracelet/crush at 37f36e93 (after v0.90.0):
 // docs/hooks/README.md, internal/hooks/{input,hooks,runner}.go and
-// internal/agent/hooked_tool.go; payloads in testdata/payloads/crush were
-// recorded from a crush built from that commit (see the folder's README).
+// internal/agent/hooked_tool.go, and a crush built from that commit, run
+// here headless against a mock model (testdata/payloads/crush/README.md):
+// the payload, environment, deny, rewrite and context below were measured.
 //
 //   - One event, PreToolUse, fired before each tool call of the top-level
 //     agent only (sub-agents' calls are not hooked). The docs of later
