@@ -43,7 +43,9 @@ import (
 //     opinion", so a failing hookshim never blocks Crush.
 //
 // Detection: "event" with no hook_event_name and Crush's tool names; the
-// environment markers confirm it.
+// environment markers (CRUSH=1, AGENT=crush, CRUSH_EVENT) confirm it. Goose
+// also sends "event", with matcher_context and working_dir, which Crush
+// never sends.
 var Crush = &Provider{
 	ID:      "crush",
 	Name:    "Crush",
@@ -56,9 +58,14 @@ var Crush = &Provider{
 		OneOf("tool_name", 2, "bash", "view", "edit", "multiedit", "write", "ls", "grep", "glob",
 			"fetch", "agentic_fetch", "download", "sourcegraph", "todos", "job_output", "job_kill",
 			"web_fetch", "web_search", "lsp_diagnostics", "lsp_references", "crush_info", "crush_logs"),
-		// What Crush never sends.
+		// What Crush never sends: Claude's keys, and Goose's (which also
+		// names the event under "event": matcher_context, working_dir,
+		// developer__ tool names).
 		Has("transcript_path", -3),
 		Has("hook_event_name", -4),
+		Has("matcher_context", -4),
+		Has("working_dir", -3),
+		Prefixed("tool_name", "developer__", -3),
 		EnvIs("CRUSH", "1", 2),
 		EnvIs("AGENT", "crush", 1),
 		EnvSet("CRUSH_EVENT", 2),

@@ -39,7 +39,8 @@ import (
 //   - SubagentStop, Notification and SessionEnd are not read (SubagentStop
 //     hooks are fire-and-forget).
 //
-// Detection: event_type with working_directory is Letta's shape alone.
+// Detection: event_type with working_directory is Letta's shape alone
+// (OpenHands sends event_type with working_dir).
 var Letta = &Provider{
 	ID:      "letta-code",
 	Name:    "Letta Code",
@@ -50,6 +51,8 @@ var Letta = &Provider{
 		}},
 		Has("tool_call_id", 1),
 		Has("hook_event_name", -4),
+		// OpenHands also sends event_type, with working_dir and metadata.
+		Has("working_dir", -4),
 		EnvSet("LETTA_HOOK_EVENT", 3),
 		EnvSet("LETTA_WORKING_DIR", 1),
 	},
