@@ -39,6 +39,7 @@ var lettaInstall = &Install{
 
 var lettaFormat = Format{
 	Layout:      LayoutGroups,
+	Settings:    []string{"disabled"},
 	Entry:       claudeEntry,
 	TimeoutUnit: time.Millisecond,
 }
