@@ -14,7 +14,8 @@ import (
 // docs/hooks/README.md, internal/hooks/{input,hooks,runner}.go and
 // internal/agent/hooked_tool.go, and a crush built from that commit, run
 // here headless against a mock model (testdata/payloads/crush/README.md):
-// the payload, environment, deny, rewrite and context below were measured.
+// the payload, environment, deny, rewrite, context and halt below were
+// measured.
 //
 //   - One event, PreToolUse, fired before each tool call of the top-level
 //     agent only (sub-agents' calls are not hooked). The docs of later

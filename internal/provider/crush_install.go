@@ -10,6 +10,9 @@ import "time"
 //     and ~/.config/crush/crush.json (user; XDG_CONFIG_HOME moves
 //     ~/.config, CRUSH_GLOBAL_CONFIG names another folder, which hookshim
 //     does not follow). The files are merged;
+//   - the files are strict JSON: Crush refuses a crush.json with a comment
+//     ("invalid JSON in config file", measured), whatever the jsonc blocks
+//     of its docs suggest;
 //   - hooks.<Event>[] = {name?, matcher?, command, timeout?}: flat
 //     entries, no groups; the timeout is in seconds (default 30);
 //   - commands run in Crush's embedded POSIX shell with CRUSH_PROJECT_DIR
