@@ -13,7 +13,8 @@ import (
 //
 // Sources: docs.augmentcode.com/cli/hooks (1.x) and /cli/v0/hooks (0.x),
 // read 2026-11, and the hook code bundled in @augmentcode/auggie 0.36.0
-// (augment.mjs), as summarised in shared/reference/new-agents-npm.md §5.
+// (augment.mjs, read here: the payload builders, the zod schema of the
+// answer and the router that sends its fields to the agent or the user).
 // Auggie needs an Augment account to run, so nothing here was measured:
 //   - Claude's event names for PreToolUse, PostToolUse, Stop, SessionStart,
 //     SessionEnd, Notification, and PromptSubmit (1.x) — not
@@ -29,10 +30,11 @@ import (
 //     systemMessage; hookSpecificOutput selected by its hookEventName:
 //     PreToolUse permissionDecision allow|deny|ask (+Reason) and
 //     updatedInput; PostToolUse decision "block", reason and
-//     additionalContext; Stop decision "block" and reason — INSIDE
-//     hookSpecificOutput, unlike Claude Code; SessionStart
-//     additionalContext. What PromptSubmit reads is not documented, so it is
-//     observed only;
+//     additionalContext (the reason only goes to the agent, like context);
+//     Stop decision "block" and reason — INSIDE hookSpecificOutput, unlike
+//     Claude Code; SessionStart additionalContext. The schema is a union
+//     on hookEventName without PromptSubmit: a hookSpecificOutput for it
+//     voids the whole answer, so PromptSubmit is observed only;
 //   - exit 2 blocks PreToolUse only; other codes never block. hookshim
 //     answers exit 0 with JSON.
 //
@@ -63,7 +65,9 @@ var Auggie = &Provider{
 		{"SessionStart", event.SessionStart, CanContext | CanStop},
 		{"PromptSubmit", event.BeforePrompt, 0},
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanRewrite | CanStop},
-		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop},
+		// decision "block" only adds the reason to the agent's messages
+		// ("PostToolUse cannot block anything", docs): a deny is context.
+		{"PostToolUse", event.AfterToolExecute, CanContext | CanStop},
 		{"Notification", event.Notification, 0},
 		{"Stop", event.AgentStop, CanDeny | CanStop},
 		{"SessionEnd", event.SessionEnd, 0},

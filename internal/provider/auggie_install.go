@@ -11,7 +11,10 @@ import "time"
 //   - Claude's groups, hooks.<Event>[] = {matcher?, hooks: [{type:
 //     "command", command, timeout}]}, the timeout in MILLISECONDS (default
 //     60000);
-//   - commands get AUGMENT_PROJECT_DIR, the first workspace root.
+//   - a command with no shell character is split into argv and run
+//     without a shell; one with $ (or |&;<>`) runs through bash -c, with
+//     AUGMENT_PROJECT_DIR (the first workspace root) in its environment, so
+//     "$AUGMENT_PROJECT_DIR"/bin/hookshim works (0.36.0 bundle, read here).
 var auggieInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".augment", File: "settings.json", Format: &auggieFormat},
