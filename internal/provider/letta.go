@@ -17,8 +17,9 @@ import (
 // src/cli/app/use-submit-handler.ts, use-conversation-loop.ts,
 // src/tools/impl/task.ts). Letta Code needs a Letta server, so nothing here
 // was measured:
-//   - stdin: event_type (not hook_event_name), working_directory (not cwd)
-//     and session_id when known; tool events tool_name, tool_input,
+//   - stdin: event_type (not hook_event_name) and working_directory (not
+//     cwd); the declared session_id is never set (src/hooks/index.ts builds
+//     every input without it). Tool events add tool_name, tool_input,
 //     tool_call_id, agent_id; PostToolUse tool_result {status, output};
 //     PostToolUseFailure error_message, error_type; PermissionRequest
 //     permission {type, scope}; UserPromptSubmit prompt, is_command;
@@ -71,7 +72,9 @@ var Letta = &Provider{
 	},
 	EventName: func(p Payload) string { return p.Get("event_type").Str },
 	Fields: Fields{
-		SessionID:  "session_id",
+		// The type has an optional session_id that no caller fills in;
+		// conversation_id is on prompt and session events.
+		SessionID:  "conversation_id",
 		Cwd:        "working_directory",
 		ToolName:   "tool_name",
 		ToolInput:  "tool_input",
@@ -110,7 +113,6 @@ var Letta = &Provider{
 	Keep: []Renames{{
 		{"agent_id", "agent_id"},
 		{"agent_name", "agent_name"},
-		{"conversation_id", "conversation_id"},
 		{"error_type", "error_type"},
 		{"permission", "permission"},
 		{"session_permissions", "session_permissions"},
