@@ -2,6 +2,7 @@ package install
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/tidwall/gjson"
@@ -105,7 +106,7 @@ func (e *jsonEditor) items() ([]item, error) {
 	hooks.ForEach(func(k, list gjson.Result) bool {
 		event := k.String()
 		if !list.IsArray() {
-			if e.f.TopLevel {
+			if e.f.TopLevel || slices.Contains(e.f.Settings, event) {
 				return true // not an event: some other setting
 			}
 			err = fmt.Errorf("hooks.%s is not an array", event)

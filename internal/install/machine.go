@@ -233,6 +233,12 @@ func InProject(env Env, p *provider.Provider) bool {
 		fi, err := os.Stat(filepath.Join(env.Project, t.Dir, t.File))
 		return err == nil && !fi.IsDir()
 	}
+	if t.Dir == "" {
+		// The tool's file sits at the project root (Crush's crush.json):
+		// the root itself says nothing, the file does.
+		_, err := os.Stat(filepath.Join(env.Project, t.File))
+		return err == nil
+	}
 	fi, err := os.Stat(filepath.Join(env.Project, t.Dir))
 	return err == nil && fi.IsDir()
 }

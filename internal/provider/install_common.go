@@ -97,6 +97,10 @@ type Format struct {
 	// (LayoutGroups, LayoutLists; Factory Droid's hooks.json).
 	TopLevel bool
 
+	// Settings are keys of the event map that are settings, not events
+	// (Letta Code's hooks.disabled): left alone, whatever their value.
+	Settings []string
+
 	// EventKey is the entry key naming the event (LayoutArray,
 	// LayoutTOMLTables).
 	EventKey string

@@ -31,6 +31,9 @@ var All = []*Provider{
 	Trae,
 	Goose,
 	Hermes,
+	Crush,
+	Auggie,
+	Letta,
 }
 
 // aliases are the short names people type.
@@ -45,6 +48,8 @@ var aliases = Renames{
 	{"qwen", "qwen-code"},
 	{"devin", "windsurf"},
 	{"vibe", "mistral-vibe"},
+	{"augment", "auggie"},
+	{"letta", "letta-code"},
 }
 
 // Lookup finds a provider by id or alias.
