@@ -24,6 +24,7 @@ var All = []*Provider{
 	Copilot,
 	VSCode,
 	Amplifier,
+	Kilo,
 }
 
 // aliases are the short names people type.
