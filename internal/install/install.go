@@ -540,8 +540,14 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
+	file := func(ev string) string {
+		if f, ok := p.Install.Files.Get(ev); ok {
+			return f
+		}
+		return ev
+	}
 	for _, ev := range sorted {
-		path := filepath.Join(dir, ev)
+		path := filepath.Join(dir, file(ev))
 		old, exists, err := readFile(path)
 		if err != nil {
 			return nil, reg, err
@@ -593,7 +599,7 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		}
 	}
 	if len(stale) > 0 {
-		old, _, _ := readFile(filepath.Join(dir, stale[0]))
+		old, _, _ := readFile(filepath.Join(dir, file(stale[0])))
 		reg.Problems = append(reg.Problems, staleReason(quotedStrings(old), p, t, wantBin(env, p, t, stale[0]))+" ("+strings.Join(stale, ", ")+")")
 	}
 	return changes, reg, nil
