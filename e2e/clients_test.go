@@ -43,6 +43,10 @@ type client struct {
 	// fires are native events every run of the client sends (the no-policy
 	// scenario checks them).
 	fires []string
+	// silent are canonical events the client never sends headless, so the
+	// allow scenario cannot put context on them (droid exec sends no
+	// UserPromptSubmit).
+	silent []string
 	// expect adds the client's own checks to a scenario's, by name.
 	expect map[string]func(t *testing.T, res *result)
 }
@@ -324,6 +328,104 @@ enabled = false
 			"prompt-deny": func(t *testing.T, res *result) {
 				if !strings.Contains(res.stderr, tokDeny) {
 					t.Errorf("the reason is not in OpenCode's log")
+				}
+			},
+		},
+	},
+	// Factory Droid: `droid exec --auto high` with a BYOK custom model (an
+	// OpenAI-compatible customModels entry in ~/.factory/settings.json,
+	// selected as custom:<displayName>-<index>) and no Factory account.
+	// FACTORY_AIRGAP_ENABLED keeps it off Factory's servers. The package is
+	// the platform binary: @factory/cli is a launcher that fetches it.
+	{
+		name:     "droid",
+		provider: "factory-droid",
+		scope:    "project",
+		timeout:  3 * time.Minute,
+		configure: func(r *runDir) error {
+			return r.write(filepath.Join(r.home, ".factory", "settings.json"), jsonFile(obj{
+				"customModels": []obj{{
+					"model":           "mock-model",
+					"displayName":     "Mock",
+					"baseUrl":         r.mock.URL + "/v1",
+					"apiKey":          "e2e-dummy-key",
+					"provider":        "generic-chat-completion-api",
+					"maxOutputTokens": 4096,
+				}},
+			}))
+		},
+		env: func(r *runDir) []string {
+			return []string{"FACTORY_AIRGAP_ENABLED=1"}
+		},
+		args:   []string{"exec", "--auto", "high", "-m", "custom:Mock-0", "-o", "json", prompt},
+		silent: []string{"before_prompt"},
+	},
+	// Kilo Code CLI: `kilo run`, OpenCode's fork, with a project kilo.json
+	// naming the mock as an OpenAI-compatible provider. No command hooks:
+	// hookshim install writes the bridge plugin, under Kilo's name, into
+	// .kilo/plugins/. Updates, model catalog fetches, sharing, LSP downloads,
+	// default plugins, session upload and telemetry are off.
+	{
+		name:     "kilo",
+		provider: "kilo",
+		scope:    "project",
+		timeout:  3 * time.Minute,
+		configure: func(r *runDir) error {
+			return r.write(filepath.Join(r.proj, "kilo.json"), jsonFile(obj{
+				"$schema": "https://app.kilo.ai/config.json",
+				// Kilo's own gateway provider fetches its model list.
+				"enabled_providers": []string{"mock"},
+				"provider": obj{"mock": obj{
+					"npm":     "@ai-sdk/openai-compatible",
+					"name":    "Mock",
+					"options": obj{"baseURL": r.mock.URL + "/v1", "apiKey": "e2e-dummy-key"},
+					"models":  obj{"mock-model": obj{"name": "Mock Model", "tool_call": true}},
+				}},
+				"model":       "mock/mock-model",
+				"small_model": "mock/mock-model",
+				"autoupdate":  false,
+				"share":       "disabled",
+				"permission":  obj{"bash": "allow", "edit": "allow"},
+			}))
+		},
+		env: func(r *runDir) []string {
+			return []string{
+				"KILO_DISABLE_AUTOUPDATE=1",
+				"KILO_DISABLE_LSP_DOWNLOAD=1",
+				"KILO_DISABLE_DEFAULT_PLUGINS=1",
+				"KILO_DISABLE_MODELS_FETCH=1",
+				"KILO_DISABLE_SHARE=1",
+				"KILO_DISABLE_CLAUDE_CODE=1",
+				"KILO_DISABLE_TERMINAL_TITLE=1",
+				"KILO_DISABLE_SESSION_INGEST=1",
+				"KILO_DISABLE_CODEBASE_INDEXING=1",
+				"KILO_TELEMETRY_LEVEL=off",
+			}
+		},
+		args:  []string{"run", "--format", "json", "--print-logs", "-m", "mock/mock-model", prompt},
+		extra: []string{"prompt-deny", "no-policy"},
+		fires: []string{"session.created", "chat.message", "tool.execute.before", "tool.execute.after",
+			"experimental.chat.system.transform", "session.idle"},
+		expect: map[string]func(t *testing.T, res *result){
+			"deny": func(t *testing.T, res *result) {
+				if got := res.toolResult(); !strings.Contains(got, tokDeny) {
+					t.Errorf("the model did not get the reason as the tool result (got %q)", got)
+				}
+				for _, p := range res.payloads {
+					raw := gjson.ParseBytes(p.Raw)
+					if raw.Get("hookshim_bridge").Str != "kilo-plugin" || raw.Get("bridge_version").Int() != 1 {
+						t.Errorf("payload without Kilo's bridge markers: %s", p.Raw)
+					}
+				}
+			},
+			"allow": func(t *testing.T, res *result) {
+				if got := res.toolResult(); !strings.Contains(got, ctxToken("after_tool_execute")) {
+					t.Errorf("after-tool context not in the tool result (got %q)", got)
+				}
+			},
+			"prompt-deny": func(t *testing.T, res *result) {
+				if !strings.Contains(res.stderr, tokDeny) {
+					t.Errorf("the reason is not in Kilo's log")
 				}
 			},
 		},

@@ -82,6 +82,9 @@ var scenarios = []scenario{
 			expectRan(t, res, "marker.txt")
 			for _, ev := range contextEvents {
 				calls := res.callsFor(ev)
+				if len(calls) == 0 && slices.Contains(res.r.c.silent, ev) {
+					continue
+				}
 				if len(calls) == 0 {
 					t.Errorf("%s: the client sent no event that hookshim maps to %s", res.r.c.name, ev)
 					continue

@@ -38,6 +38,7 @@ var ShellTools = []string{
 	"exec_command",      // Codex (unified exec)
 	"shell_command",     // Codex (string form)
 	"shell",             // Codex (argv form)
+	"Execute",           // Factory Droid
 }
 
 // Request is one recorded request.

@@ -495,11 +495,22 @@ func configAllowed(path string, getenv func(string) string) (bool, error) {
 	return state == trust.Allowed, err
 }
 
-// warnDisabled says when a setting turns all of a tool's hooks off.
+// unreadNote says that other entries of a file sit where the tool never
+// reads them.
+func unreadNote(p *provider.Provider, t provider.Target, events []string) string {
+	return fmt.Sprintf("entries under %q never run (%s): %s reads the events at the top level of %s; move them there",
+		t.Format.Ignored, strings.Join(events, ", "), p.Name, t.File)
+}
+
+// warnDisabled says when a setting turns all of a tool's hooks off, and
+// when the user's own entries sit where the tool never reads them.
 func warnDisabled(env install.Env, jobs []*job, stderr io.Writer) {
 	for _, j := range jobs {
 		if j.t == nil || j.skip != "" || j.err != nil {
 			continue
+		}
+		if len(j.reg.Unread) > 0 {
+			warningf(stderr, "%s: %s: %s", j.p.ID, env.Display(pathOf(env, j)), unreadNote(j.p, *j.t, j.reg.Unread))
 		}
 		for _, d := range install.Disabled(env, j.p) {
 			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", j.p.ID, d)
@@ -672,7 +683,7 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			state := "current"
 			missing := reg.Missing(env)
 			switch {
-			case len(reg.Events) == 0:
+			case len(reg.Events) == 0 && len(reg.Ignored) == 0:
 				state = "not installed"
 			case len(missing) > 0:
 				// Gemini CLI and Copilot block every tool call when the
@@ -685,8 +696,11 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			case !reg.Current():
 				state = "stale"
 			}
-			if len(reg.Events) > 0 && !reg.Current() {
+			if (len(reg.Events) > 0 || len(reg.Ignored) > 0) && !reg.Current() {
 				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, strings.Join(reg.Problems, "; ")))
+			}
+			if len(reg.Unread) > 0 {
+				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, unreadNote(p, t, reg.Unread)))
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, t.Scope, where, state, strings.Join(reg.Events, ","))
 		}

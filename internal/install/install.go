@@ -77,6 +77,14 @@ type Registration struct {
 	Events   []string // events hookshim is registered for
 	Problems []string // why it is not what install would write; empty when current
 	Bins     []string // the programs hookshim's entries run, as they name them
+
+	// Ignored are the events of hookshim's entries that sit where the
+	// tool does not read them: stale, whatever they run.
+	Ignored []string
+
+	// Unread are the events of other entries that sit where the tool does
+	// not read them (provider.Format.Ignored), so they never run.
+	Unread []string
 }
 
 // Current reports whether install would change nothing.
@@ -265,18 +273,24 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 	if err != nil {
 		return nil, reg, err
 	}
+	var unread []string
 	mine := func() ([]item, error) {
 		all, err := ed.items()
 		if err != nil {
 			return nil, &UnreadableError{Path: path, Kind: kind, Err: err}
 		}
 		var out []item
+		unread = unread[:0]
+	next:
 		for _, it := range all {
 			for _, c := range it.cmds {
 				if _, ok := ours(c, p); ok {
 					out = append(out, it)
-					break
+					continue next
 				}
+			}
+			if it.ignored && !slices.Contains(unread, it.event) {
+				unread = append(unread, it.event)
 			}
 		}
 		return out, nil
@@ -286,6 +300,7 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 		return nil, reg, err
 	}
 	judge(&reg, p, found, w, events)
+	reg.Unread = slices.Clone(unread)
 	reg.Bins = binsOf(found, p)
 
 	// One step at a time, re-reading the file after each: every edit
@@ -339,6 +354,13 @@ func planEdit(env Env, p *provider.Provider, t provider.Target, path string, eve
 // nextEdit makes the first edit still needed; done when there is none.
 func nextEdit(ed editor, found []item, w want) (bool, error) {
 	byEvent := map[string][]item{}
+	for i := len(found) - 1; i >= 0; i-- {
+		// Entries the tool never reads go first: rewriting them in place
+		// would keep them dead.
+		if found[i].ignored {
+			return false, ed.remove(found[i])
+		}
+	}
 	for _, it := range found {
 		byEvent[it.event] = append(byEvent[it.event], it)
 	}
@@ -364,8 +386,14 @@ func nextEdit(ed editor, found []item, w want) (bool, error) {
 // judge describes how far what a file holds is from what install writes.
 func judge(reg *Registration, p *provider.Provider, found []item, w want, events []string) {
 	byEvent := map[string][]item{}
-	var order []string
+	var order, ignored []string
 	for _, it := range found {
+		if it.ignored {
+			if !slices.Contains(ignored, it.event) {
+				ignored = append(ignored, it.event)
+			}
+			continue
+		}
 		if len(byEvent[it.event]) == 0 {
 			order = append(order, it.event)
 		}
@@ -410,6 +438,11 @@ func judge(reg *Registration, p *provider.Provider, found []item, w want, events
 	}
 	if len(extra) > 0 {
 		reg.Problems = append(reg.Problems, "registered for events install no longer writes: "+strings.Join(extra, ", "))
+	}
+	reg.Ignored = ignored
+	if len(ignored) > 0 {
+		reg.Problems = append(reg.Problems, fmt.Sprintf("has entries under %q, which %s does not read, so they never run (%s)",
+			reg.Target.Format.Ignored, p.Name, strings.Join(ignored, ", ")))
 	}
 }
 
@@ -510,8 +543,14 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
+	file := func(ev string) string {
+		if f, ok := p.Install.Files.Get(ev); ok {
+			return f
+		}
+		return ev
+	}
 	for _, ev := range sorted {
-		path := filepath.Join(dir, ev)
+		path := filepath.Join(dir, file(ev))
 		old, exists, err := readFile(path)
 		if err != nil {
 			return nil, reg, err
@@ -563,7 +602,7 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		}
 	}
 	if len(stale) > 0 {
-		old, _, _ := readFile(filepath.Join(dir, stale[0]))
+		old, _, _ := readFile(filepath.Join(dir, file(stale[0])))
 		reg.Problems = append(reg.Problems, staleReason(quotedStrings(old), p, t, wantBin(env, p, t, stale[0]))+" ("+strings.Join(stale, ", ")+")")
 	}
 	return changes, reg, nil

@@ -14,6 +14,8 @@ type item struct {
 	raw   string   // the entry as JSON, to compare with the wanted one
 	cmds  []string // the command strings it holds
 	loc   any      // where it is, for the layout's editor
+	// ignored: under Format.Ignored, where the tool never reads it.
+	ignored bool
 }
 
 // editor edits the entries of one file.
@@ -102,14 +104,34 @@ func (e *jsonEditor) items() ([]item, error) {
 	if !hooks.IsObject() {
 		return nil, fmt.Errorf("its hooks value is not an object")
 	}
+	out, err := e.eventMap(hooks, e.base(), false)
+	if err != nil || e.f.Ignored == "" || !e.f.TopLevel {
+		return out, err
+	}
+	at := path{e.f.Ignored}
+	if old, ok := e.d.get(at); ok && old.IsObject() {
+		more, err := e.eventMap(old, at, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// eventMap lists the entries of the event map hooks, found at base.
+func (e *jsonEditor) eventMap(hooks gjson.Result, base path, ignored bool) ([]item, error) {
+	top := len(base) == 0
+	under := func(elems ...any) path { return append(append(path{}, base...), elems...) }
+	var out []item
 	var err error
 	hooks.ForEach(func(k, list gjson.Result) bool {
 		event := k.String()
 		if !list.IsArray() {
-			if e.f.TopLevel || slices.Contains(e.f.Settings, event) {
+			if top || slices.Contains(e.f.Settings, event) {
 				return true // not an event: some other setting
 			}
-			err = fmt.Errorf("hooks.%s is not an array", event)
+			err = fmt.Errorf("%s is not an array", under(event))
 			return false
 		}
 		i := 0
@@ -117,23 +139,23 @@ func (e *jsonEditor) items() ([]item, error) {
 			switch e.f.Layout {
 			case provider.LayoutGroups:
 				if !v.IsObject() {
-					err = fmt.Errorf("%s[%d] is not an object", e.at(event), i)
+					err = fmt.Errorf("%s[%d] is not an object", under(event), i)
 					return false
 				}
 				if hs := v.Get("hooks"); hs.Exists() {
 					if !hs.IsArray() {
-						err = fmt.Errorf("%s[%d].hooks is not an array", e.at(event), i)
+						err = fmt.Errorf("%s[%d].hooks is not an array", under(event), i)
 						return false
 					}
 					j := 0
 					hs.ForEach(func(_, h gjson.Result) bool {
-						out = append(out, item{event: event, raw: h.Raw, cmds: e.commands(h), loc: e.at(event, i, "hooks", j)})
+						out = append(out, item{event: event, raw: h.Raw, cmds: e.commands(h), loc: under(event, i, "hooks", j), ignored: ignored})
 						j++
 						return true
 					})
 				}
 			default:
-				out = append(out, item{event: event, raw: v.Raw, cmds: e.commands(v), loc: e.at(event, i)})
+				out = append(out, item{event: event, raw: v.Raw, cmds: e.commands(v), loc: under(event, i), ignored: ignored})
 			}
 			i++
 			return true
@@ -175,6 +197,9 @@ func (e *jsonEditor) remove(it item) error {
 		return err
 	}
 	n := len(e.base())
+	if it.ignored {
+		n = 1
+	}
 	if e.f.Layout == provider.LayoutGroups {
 		group := p[:n+2]
 		if e.d.length(append(append(path{}, group...), "hooks")) == 0 {
@@ -189,6 +214,19 @@ func (e *jsonEditor) remove(it item) error {
 				return err
 			}
 		}
+	}
+	if it.ignored {
+		// A key the tool does not read, left empty: nothing of the
+		// user's to keep.
+		if list := p[:n+1]; e.d.length(list) == 0 {
+			if err := e.d.remove(list); err != nil {
+				return err
+			}
+		}
+		if e.d.length(p[:n]) == 0 {
+			return e.d.remove(p[:n])
+		}
+		return nil
 	}
 	if n > 0 && e.d.length(hooksKey) == 0 && e.removable(hooksKey) {
 		return e.d.remove(hooksKey)

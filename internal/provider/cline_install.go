@@ -6,7 +6,11 @@ package provider
 //   - an executable file per event, named after it (TaskStart, PreToolUse,
 //     ...; case and a .sh/.js/.py/... extension do not matter), in
 //     .clinerules/hooks/ (workspace) or ~/Documents/Cline/Hooks/ (user).
-//     Every version reads these two; newer ones also read .cline/hooks;
+//     Every version reads these two; the SDK runtime (CLI 3.x, measured
+//     with 3.0.65) also reads .cline/hooks and ~/.cline/hooks, and runs
+//     every matching file it finds in any of them, so hookshim writes only
+//     the folders all versions share (a second copy in .cline/hooks would
+//     run twice under the CLI);
 //   - hookshim writes a two-line sh script that execs hookshim, so the
 //     payload reaches it on stdin; the script's marker line is how install
 //     knows it as its own, and a file of the user's with that name is never
@@ -20,7 +24,15 @@ var clineInstall = &Install{
 		{Scope: ScopeUser, Dir: "Documents/Cline", File: "Hooks", Format: &clineFormat},
 	},
 	Events: []string{"TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-		"TaskComplete", "TaskCancel", "PreCompact", "Notification"},
+		"TaskComplete", "TaskCancel", "PreCompact", "Notification", "agent_error", "session_shutdown"},
+	// The SDK runtime (the CLI 3.x, extension 4.x) also runs TaskError and
+	// SessionShutdown files, for events its payloads name by runtime name
+	// (hook-file-config.ts, HOOK_CONFIG_FILE_EVENT_MAP); the extension
+	// before it knows neither file and ignores them.
+	Files: PerEvent[string]{
+		{"agent_error", "TaskError"},
+		{"session_shutdown", "SessionShutdown"},
+	},
 	Binaries: []string{"cline"},
 	Homes:    []string{"Documents/Cline", ".cline"},
 	// The script is .clinerules/hooks/<Event>: the project is two folders

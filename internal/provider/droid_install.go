@@ -31,5 +31,10 @@ var droidInstall = &Install{
 var droidFormat = Format{
 	Layout:   LayoutGroups,
 	TopLevel: true,
-	Entry:    claudeEntry,
+	// A hooks.json in Claude's {"hooks": {...}} shape (copied from a
+	// Claude setup, or registered by hand with "hookshim run" the Claude
+	// way) is skipped by Droid 0.225.2 with "Ignoring unknown hook event
+	// keys": hookshim's entries there are stale.
+	Ignored: "hooks",
+	Entry:   claudeEntry,
 }

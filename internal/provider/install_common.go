@@ -101,6 +101,14 @@ type Format struct {
 	// (Letta Code's hooks.disabled): left alone, whatever their value.
 	Settings []string
 
+	// Ignored names a key of a TopLevel file whose object the tool does
+	// not read, although it once was (or is elsewhere) an event map:
+	// Factory Droid's hooks.json in Claude's {"hooks": {...}} shape.
+	// hookshim's entries under it never run, so install and uninstall
+	// remove them and status reports them; the user's own entries there
+	// stay, with a warning.
+	Ignored string
+
 	// EventKey is the entry key naming the event (LayoutArray,
 	// LayoutTOMLTables).
 	EventKey string

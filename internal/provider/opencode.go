@@ -88,59 +88,69 @@ var OpenCode = &Provider{
 		Is("hookshim_bridge", "opencode-plugin", 20),
 		Has("bridge_version", 1),
 	},
-	Events: []Spec{
-		{"tool.execute.before", event.BeforeToolExecute, CanDeny | CanRewrite | CanContext},
-		{"tool.execute.after", event.AfterToolExecute, CanContext},
-		{"chat.message", event.BeforePrompt, CanDeny | CanContext},
-		{"permission.ask", event.PermissionRequest, CanDeny | CanAsk | CanAllow},
-		{"experimental.chat.system.transform", event.BeforeModel, CanContext},
-		{"experimental.session.compacting", event.BeforeCompact, CanContext},
-		{"session.created", event.SessionStart, CanContext},
-		{"subagent.created", event.SubagentStart, CanContext},
-		// Continuing is a new prompt; letting the session rest is what
-		// continue:false asks for.
-		{"session.idle", event.AgentStop, CanDeny | CanStop},
-		{"subagent.idle", event.SubagentStop, 0},
-		{"session.deleted", event.SessionEnd, 0},
-		{"session.error", event.ErrorOccurred, 0},
-		{"file.edited", event.FileChanged, 0},
-	},
+	Events:    openCodeEvents,
 	EventName: openCodeEvent,
-	Fields: Fields{
-		SessionID:  "input.sessionID",
-		Cwd:        "directory",
-		ToolName:   "input.tool",
-		ToolInput:  "output.args",
-		ToolCallID: "input.callID",
-		ToolOutput: "output.output",
-		Prompt:     "output.parts",
-	},
-	Tools: Renames{
-		{"bash", event.ToolShell},
-		{"read", event.ToolFileRead},
-		{"write", event.ToolFileWrite},
-		{"edit", event.ToolFileEdit},
-		{"multiedit", event.ToolFileEdit},
-		{"apply_patch", event.ToolFileEdit},
-		{"grep", event.ToolSearch},
-		{"glob", event.ToolFind},
-		{"webfetch", event.ToolWebFetch},
-		{"websearch", event.ToolWebSearch},
-		{"task", event.ToolAgent},
-	},
-	SplitMCP: openCodeMCP,
-	Keep: []Renames{{
-		{"stop_hook_active", "stop_hook_active"},
-		{"parent_session_id", "parent_session_id"},
-		{"worktree", "worktree"},
-		{"event.properties.file", "file_path"},
-		{"event.properties.error", "error"},
-		{"event.properties.info.title", "title"},
-		{"input.agent", "agent"},
-	}},
-	Adjust:  adjustOpenCode,
-	Encode:  encodeOpenCode,
-	Timeout: 30 * time.Second, // the plugin's default HOOKSHIM_OPENCODE_TIMEOUT_MS
+	Fields:    openCodeFields,
+	Tools:     openCodeTools,
+	SplitMCP:  openCodeMCP,
+	Keep:      []Renames{openCodeKeep},
+	Adjust:    adjustOpenCode,
+	Encode:    encodeOpenCode,
+	Timeout:   30 * time.Second, // the plugin's default HOOKSHIM_OPENCODE_TIMEOUT_MS
+}
+
+// The bridge's vocabulary, the same for every tool that runs the plugin
+// (OpenCode and its forks).
+var openCodeEvents = []Spec{
+	{"tool.execute.before", event.BeforeToolExecute, CanDeny | CanRewrite | CanContext},
+	{"tool.execute.after", event.AfterToolExecute, CanContext},
+	{"chat.message", event.BeforePrompt, CanDeny | CanContext},
+	{"permission.ask", event.PermissionRequest, CanDeny | CanAsk | CanAllow},
+	{"experimental.chat.system.transform", event.BeforeModel, CanContext},
+	{"experimental.session.compacting", event.BeforeCompact, CanContext},
+	{"session.created", event.SessionStart, CanContext},
+	{"subagent.created", event.SubagentStart, CanContext},
+	// Continuing is a new prompt; letting the session rest is what
+	// continue:false asks for.
+	{"session.idle", event.AgentStop, CanDeny | CanStop},
+	{"subagent.idle", event.SubagentStop, 0},
+	{"session.deleted", event.SessionEnd, 0},
+	{"session.error", event.ErrorOccurred, 0},
+	{"file.edited", event.FileChanged, 0},
+}
+
+var openCodeFields = Fields{
+	SessionID:  "input.sessionID",
+	Cwd:        "directory",
+	ToolName:   "input.tool",
+	ToolInput:  "output.args",
+	ToolCallID: "input.callID",
+	ToolOutput: "output.output",
+	Prompt:     "output.parts",
+}
+
+var openCodeTools = Renames{
+	{"bash", event.ToolShell},
+	{"read", event.ToolFileRead},
+	{"write", event.ToolFileWrite},
+	{"edit", event.ToolFileEdit},
+	{"multiedit", event.ToolFileEdit},
+	{"apply_patch", event.ToolFileEdit},
+	{"grep", event.ToolSearch},
+	{"glob", event.ToolFind},
+	{"webfetch", event.ToolWebFetch},
+	{"websearch", event.ToolWebSearch},
+	{"task", event.ToolAgent},
+}
+
+var openCodeKeep = Renames{
+	{"stop_hook_active", "stop_hook_active"},
+	{"parent_session_id", "parent_session_id"},
+	{"worktree", "worktree"},
+	{"event.properties.file", "file_path"},
+	{"event.properties.error", "error"},
+	{"event.properties.info.title", "title"},
+	{"input.agent", "agent"},
 }
 
 // openCodeEvent names the call: the plugin hook, or the bus event type.
@@ -318,6 +328,36 @@ const openCodeDefaultCommand = `"hookshim run --provider opencode" // hookshim:c
 // command line such as `/usr/local/bin/hookshim run --provider opencode`).
 // HOOKSHIM_OPENCODE_COMMAND still overrides it at run time.
 func OpenCodePlugin(command string) []byte {
+	return bridgePlugin(openCodeBridge, command)
+}
+
+// bridge is one tool's copy of the plugin: every tool that runs OpenCode's
+// plugin API gets the same source, under its own name, with its own
+// payload id (hookshim_bridge, the provider's detection signal) and its
+// own environment variables, so that one tool's settings never redirect
+// another's plugin.
+type bridge struct {
+	name      string // the tool, in the marker line and the header
+	id        string // hookshim_bridge in the payload
+	envPrefix string // of the plugin's environment variables
+}
+
+var openCodeBridge = bridge{name: "OpenCode", id: "opencode-plugin", envPrefix: "HOOKSHIM_OPENCODE_"}
+
+// The parts of opencode_plugin.js that name the tool (a test checks that
+// each is there exactly once).
+const (
+	bridgeHeader = "// OpenCode has no command hooks, only in-process plugins."
+	bridgeIDKey  = `hookshim_bridge: "opencode-plugin"`
+)
+
+// bridgePlugin renders the plugin for b, running command.
+func bridgePlugin(b bridge, command string) []byte {
 	q, _ := json.Marshal(command)
-	return []byte(strings.Replace(openCodePluginJS, openCodeDefaultCommand, string(q)+" // hookshim:command", 1))
+	src := strings.Replace(openCodePluginJS, openCodeDefaultCommand, string(q)+" // hookshim:command", 1)
+	src = strings.Replace(src, OpenCodePluginMarker, "// hookshim bridge for "+b.name+" (bridge_version 1)", 1)
+	src = strings.Replace(src, bridgeHeader, "// "+b.name+" has no command hooks, only in-process plugins.", 1)
+	src = strings.Replace(src, bridgeIDKey, `hookshim_bridge: "`+b.id+`"`, 1)
+	src = strings.ReplaceAll(src, "HOOKSHIM_OPENCODE_", b.envPrefix)
+	return []byte(src)
 }

@@ -63,14 +63,20 @@ func TestOpenCodeOpsKnownToPlugin(t *testing.T) {
 // TestOpenCodePluginBehaviour runs the plugin in Node.js with a fake OpenCode
 // and fake hookshim commands (testdata/opencode_plugin_check.mjs). OpenCode
 // itself runs plugins in Bun; the opencode entry of e2e/clients_test.go checks the plugin there.
+// Kilo's copy runs the same checks under its own variables and payload id.
 func TestOpenCodePluginBehaviour(t *testing.T) {
+	t.Run("opencode", func(t *testing.T) { checkBridge(t, OpenCodePlugin("false")) })
+	t.Run("kilo", func(t *testing.T) { checkBridge(t, KiloPlugin("false"), "HOOKSHIM_KILO_", "kilo-plugin") })
+}
+
+func checkBridge(t *testing.T, source []byte, args ...string) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not in PATH")
 	}
 	dir := t.TempDir()
 	plugin := filepath.Join(dir, "hookshim.mjs")
-	if err := os.WriteFile(plugin, OpenCodePlugin("false"), 0o644); err != nil {
+	if err := os.WriteFile(plugin, source, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	check, err := filepath.Abs("testdata/opencode_plugin_check.mjs")
@@ -79,11 +85,44 @@ func TestOpenCodePluginBehaviour(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, check, (&url.URL{Scheme: "file", Path: filepath.ToSlash(plugin)}).String())
+	cmd := exec.CommandContext(ctx, node, append([]string{check, (&url.URL{Scheme: "file", Path: filepath.ToSlash(plugin)}).String()}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ok") {
 		t.Fatalf("plugin check failed: %v\n%s", err, out)
+	}
+}
+
+// Kilo's copy of the plugin is OpenCode's under Kilo's name: every part
+// that names the tool is replaced, so that its payloads say kilo and no
+// OpenCode setting reaches it.
+func TestKiloPluginRender(t *testing.T) {
+	for _, part := range []string{OpenCodePluginMarker, bridgeHeader, bridgeIDKey} {
+		if n := strings.Count(openCodePluginJS, part); n != 1 {
+			t.Fatalf("the plugin source has %q %d times, want 1", part, n)
+		}
+	}
+	out := string(KiloPlugin("/opt/hookshim run --provider kilo"))
+	if !strings.HasPrefix(out, KiloPluginMarker) {
+		t.Fatalf("Kilo's plugin does not start with %q", KiloPluginMarker)
+	}
+	for _, gone := range []string{"opencode-plugin", "HOOKSHIM_OPENCODE_", "--provider opencode", "bridge for OpenCode"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("Kilo's plugin still says %q", gone)
+		}
+	}
+	for _, want := range []string{
+		`hookshim_bridge: "kilo-plugin"`,
+		`const COMMAND = process.env.HOOKSHIM_KILO_COMMAND || "/opt/hookshim run --provider kilo" // hookshim:command`,
+		"process.env.HOOKSHIM_KILO_TIMEOUT_MS",
+		"// Kilo has no command hooks",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Kilo's plugin lacks %q", want)
+		}
+	}
+	if string(OpenCodePlugin(`hookshim run --provider opencode`)) != openCodePluginJS {
+		t.Error("OpenCode's plugin with the default command is not the source as it is")
 	}
 }

@@ -228,6 +228,11 @@ type Install struct {
 	// tool with two dialects whose files take different events).
 	Events []string
 
+	// Files names the file of a LayoutScriptPerEvent event where it is
+	// not the native name: the Cline CLI runs its TaskError file for the
+	// event its payload calls agent_error.
+	Files PerEvent[string]
+
 	// Skip lists native events with a canonical name that install leaves
 	// out unless asked for by name (--events), with the reason.
 	Skip PerEvent[string]

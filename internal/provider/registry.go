@@ -34,6 +34,7 @@ var All = []*Provider{
 	Crush,
 	Auggie,
 	Letta,
+	Kilo,
 }
 
 // aliases are the short names people type.

@@ -1,14 +1,18 @@
-// Drives the OpenCode bridge plugin with a fake OpenCode and a fake hookshim
-// (a shell command chosen per case through HOOKSHIM_OPENCODE_COMMAND, read
-// when the plugin module loads, so each case imports a fresh copy).
+// Drives the bridge plugin with a fake OpenCode and a fake hookshim (a
+// shell command chosen per case through HOOKSHIM_OPENCODE_COMMAND, or the
+// rendered tool's own variable, read when the plugin module loads, so each
+// case imports a fresh copy).
+// Usage: node opencode_plugin_check.mjs PLUGIN_URL [ENV_PREFIX BRIDGE_ID]
 // Prints "ok" or throws.
 import assert from "node:assert/strict"
 
 const pluginURL = process.argv[2]
+const envPrefix = process.argv[3] || "HOOKSHIM_OPENCODE_"
+const bridgeID = process.argv[4] || "opencode-plugin"
 let n = 0
 async function load(command, env = {}) {
-  process.env.HOOKSHIM_OPENCODE_COMMAND = command
-  process.env.HOOKSHIM_OPENCODE_TIMEOUT_MS = env.timeout || "5000"
+  process.env[envPrefix + "COMMAND"] = command
+  process.env[envPrefix + "TIMEOUT_MS"] = env.timeout || "5000"
   if (env.failClosed) process.env.HOOKSHIM_ON_ERROR = "deny"
   else delete process.env.HOOKSHIM_ON_ERROR
   const mod = await import(pluginURL + "?case=" + n++)
@@ -77,7 +81,7 @@ const answer = (ops) => `cat >/dev/null; printf '%s' '${JSON.stringify({ ops })}
   fs.unlinkSync(rec)
   assert.equal(sent[0].stop_hook_active, false)
   assert.equal(sent[1].stop_hook_active, true)
-  assert.equal(sent[0].hookshim_bridge, "opencode-plugin")
+  assert.equal(sent[0].hookshim_bridge, bridgeID)
   assert.equal(sent[0].event.type, "session.idle")
   // a prompt of the user's own ends the streak
   await hooks["chat.message"]({ sessionID: "s" }, { message: {}, parts: [{ type: "text", text: "new task" }] })
