@@ -24,6 +24,7 @@ var All = []*Provider{
 	Copilot,
 	VSCode,
 	Amplifier,
+	CodeBuddy,
 }
 
 // aliases are the short names people type.
