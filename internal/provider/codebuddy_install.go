@@ -19,7 +19,7 @@ var codeBuddyInstall = &Install{
 		{Scope: ScopeProject, Dir: ".codebuddy", File: "settings.json", Format: &claudeFormat},
 		{Scope: ScopeUser, Dir: ".codebuddy", File: "settings.json", Format: &claudeFormat},
 	},
-	Timeout: 30 * time.Second,
+	Timeout:    30 * time.Second,
 	ProjectDir: `"$CODEBUDDY_PROJECT_DIR"`,
 	Binaries:   []string{"codebuddy", "cbc"},
 	Homes:      []string{".codebuddy"},
