@@ -25,6 +25,7 @@ var All = []*Provider{
 	VSCode,
 	Amplifier,
 	CodeBuddy,
+	Qoder,
 }
 
 // aliases are the short names people type.
