@@ -35,7 +35,7 @@ func TestConfidence(t *testing.T) {
 		env                       map[string]string
 	}{
 		{"payload leads by far", claude, "", Certain, nil},
-		{"a small lead", `{"session_id":"s","hook_event_name":"PreToolUse","prompt_id":"p","tool_name":"Bash"}`, "", Likely, nil},
+		{"a small lead", `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","prompt_id":"p","tool_name":"Bash"}`, "", Likely, nil},
 		{"a hint decides", claude, "claude-code", "", nil},
 		{"nothing found", `{}`, "", "", nil},
 	}

@@ -26,6 +26,7 @@ var All = []*Provider{
 	Amplifier,
 	CodeBuddy,
 	Qoder,
+	DevinCLI,
 }
 
 // aliases are the short names people type.
