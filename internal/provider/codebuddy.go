@@ -33,8 +33,9 @@ import (
 //     approves. A rewrite is hookSpecificOutput.updatedInput (measured); the
 //     modifiedInput the docs name is never applied. additionalContext there
 //     is dropped (measured);
-//   - PostToolUse, SessionStart and UserPromptSubmit take additionalContext
-//     (measured); a prompt is dropped by decision "block" (read as "not
+//   - PostToolUse and UserPromptSubmit take additionalContext (measured);
+//     SessionStart's reached no model request in -p, where it fires after
+//     UserPromptSubmit (measured), so it is observed only; a prompt is dropped by decision "block" (read as "not
 //     allowed", though the docs call the field deprecated);
 //   - PermissionRequest: hookSpecificOutput.decision.behavior allow or deny
 //     is read, nothing else (so no rewrite there);
@@ -63,7 +64,9 @@ var CodeBuddy = &Provider{
 		EnvSet("CODEBUDDY_SERVICE_PROXY_URL", 1),
 	},
 	Events: []Spec{
-		{"SessionStart", event.SessionStart, CanContext},
+		// In -p SessionStart fires after the first prompt went out, and its
+		// additionalContext reached no model request (measured).
+		{"SessionStart", event.SessionStart, 0},
 		{"Setup", "", 0},
 		{"InstructionsLoaded", event.InstructionsLoaded, 0},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext},
