@@ -51,3 +51,26 @@ func TestConfidence(t *testing.T) {
 		})
 	}
 }
+
+// TestConfidenceMargins: a tie is a guess, a lead made by environment
+// variables alone is likely, a lead of CertainMargin from the payload is
+// certain.
+func TestConfidenceMargins(t *testing.T) {
+	a, b := provider.Claude, provider.Qoder
+	cases := []struct {
+		name   string
+		scores []Score
+		want   string
+	}{
+		{"tie", []Score{{Provider: a, Payload: 4}, {Provider: b, Payload: 4}}, Guess},
+		{"env only", []Score{{Provider: b, Payload: 2, Env: 4}, {Provider: a, Payload: 3}}, Likely},
+		{"small payload lead", []Score{{Provider: a, Payload: 7}, {Provider: b, Payload: 3}}, Likely},
+		{"payload lead", []Score{{Provider: a, Payload: 8}, {Provider: b, Payload: 3}}, Certain},
+		{"alone", []Score{{Provider: a, Payload: 6}, {Provider: b, Payload: -3}}, Certain},
+		{"alone and weak", []Score{{Provider: a, Payload: 3}}, Likely},
+	}
+	for _, c := range cases {
+		got, why := Result{Provider: c.scores[0].Provider, Scores: c.scores}.Confidence()
+		require.Equal(t, c.want, got, "%s: %s", c.name, why)
+	}
+}
