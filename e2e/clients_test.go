@@ -98,6 +98,32 @@ var clients = []*client{
 		// Measured with 2.1.330: -p answers an ask as a denial, the reason to the model.
 		askBlocks: true,
 	},
+	// CodeBuddy Code: the CLI bundled in @tencent-ai/agent-sdk, `codebuddy -p`
+	// with -y (permissions bypassed) and an OpenAI-compatible endpoint
+	// named by CODEBUDDY_BASE_URL; with CODEBUDDY_API_KEY no login is asked.
+	{
+		name:     "codebuddy",
+		provider: "codebuddy",
+		scope:    "project",
+		timeout:  2 * time.Minute,
+		env: func(r *runDir) []string {
+			return []string{
+				"CODEBUDDY_BASE_URL=" + r.mock.URL + "/v1",
+				"CODEBUDDY_API_KEY=e2e-dummy-key",
+				// Else it clones its plugin marketplace from cnb.cool.
+				"CODEBUDDY_SKIP_BUILTIN_MARKETPLACE=1",
+				"DISABLE_TELEMETRY=1",
+				"DISABLE_AUTOUPDATER=1",
+				"DISABLE_ERROR_REPORTING=1",
+			}
+		},
+		args: []string{"-p", prompt, "--model", "mock-model", "-y"},
+		// Measured with 2.117.0 (-p): Setup and Notification come first,
+		// SessionStart after UserPromptSubmit, no SessionEnd.
+		fires: []string{"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "Stop"},
+		// Measured with 2.117.0: decision "block" drops the prompt.
+		extra: []string{"prompt-deny", "prompt-allow", "no-policy"},
+	},
 	// Codex: `codex exec` against a custom provider speaking the Responses API;
 	// the project trusted in CODEX_HOME/config.toml and hook review bypassed
 	// (new hooks otherwise do not run until reviewed, silently); every

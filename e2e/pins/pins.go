@@ -21,7 +21,7 @@ import (
 type Pin struct {
 	Package string `json:"package"`
 	Version string `json:"version"`
-	Bin     string `json:"bin,omitempty"`   // the executable the package installs
+	Bin     string `json:"bin,omitempty"`   // the executable the package installs, or its path inside the package
 	Range   string `json:"range,omitempty"` // Bump stays within this npm range (a major version)
 }
 
@@ -117,6 +117,11 @@ func Install(cache, name string, p Pin) (string, error) {
 // a client, the package's own bin folder for a node package (which npm
 // does not link into .bin under its own name).
 func BinPath(dir string, p Pin) string {
+	if strings.Contains(p.Bin, "/") {
+		// A path inside the package: a CLI bundled in another package
+		// (CodeBuddy Code's, in @tencent-ai/agent-sdk) has no .bin link.
+		return filepath.Join(dir, "node_modules", p.Package, filepath.FromSlash(p.Bin))
+	}
 	if link := filepath.Join(dir, "node_modules", ".bin", p.Bin); exists(link) {
 		return link
 	}

@@ -201,6 +201,9 @@ func (r Result) Explain() string {
 	default:
 		fmt.Fprintf(&b, "provider: %s (detected from the payload)\n", r.Provider.ID)
 	}
+	if c, why := r.Confidence(); c != "" {
+		fmt.Fprintf(&b, "confidence: %s (%s)\n", c, why)
+	}
 	for _, s := range r.Scores {
 		if s.Matched == 0 && s.Hint == 0 {
 			continue
@@ -214,4 +217,57 @@ func (r Result) Explain() string {
 		}
 	}
 	return b.String()
+}
+
+// How sure a detection without --provider is. Several tools copy Claude
+// Code's payload and even its environment variables (Factory Droid,
+// CodeBuddy and Qwen Code set CLAUDE_PROJECT_DIR), so the margin over the
+// runner-up says more than the score.
+const (
+	// Certain: the payload alone outscores every other tool by at least
+	// CertainMargin.
+	Certain = "certain"
+	// Likely: the tool leads, but by less, or only with the environment's
+	// help (variables leak into child processes).
+	Likely = "likely"
+	// Guess: another tool scores the same; the registry order picked the
+	// one whose answer the others accept too (docs/providers.md).
+	Guess = "a guess"
+)
+
+// CertainMargin is the lead of payload evidence that makes a detection
+// certain: more than any single weak signal (a shared tool name, a
+// permission mode) can make up.
+const CertainMargin = 5
+
+// Confidence rates a detection made without --provider and says why; it
+// is "" when a hint decided or no tool was found.
+func (r Result) Confidence() (level, why string) {
+	if r.Provider == nil || r.Hint != "" {
+		return "", ""
+	}
+	best := r.Scores[0]
+	var next *Score
+	for i := 1; i < len(r.Scores); i++ {
+		if r.Scores[i].Provider != best.Provider {
+			next = &r.Scores[i]
+			break
+		}
+	}
+	if next == nil || next.Total() <= 0 {
+		if best.Payload >= CertainMargin {
+			return Certain, fmt.Sprintf("payload evidence %d; no other tool has any", best.Payload)
+		}
+		return Likely, fmt.Sprintf("payload evidence %d, environment %d; no other tool has any", best.Payload, best.Env)
+	}
+	switch lead := best.Payload - next.Total(); {
+	case best.Total() == next.Total():
+		return Guess, fmt.Sprintf("%s scores the same; add --provider", next.Provider.ID)
+	case lead >= CertainMargin:
+		return Certain, fmt.Sprintf("the payload alone leads %s, the runner-up, by %d", next.Provider.ID, lead)
+	case lead > 0:
+		return Likely, fmt.Sprintf("the payload leads %s, the runner-up, by %d only", next.Provider.ID, lead)
+	default:
+		return Likely, fmt.Sprintf("ahead of %s only through environment variables, which leak into child processes", next.Provider.ID)
+	}
 }

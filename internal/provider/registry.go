@@ -35,6 +35,9 @@ var All = []*Provider{
 	Auggie,
 	Letta,
 	Kilo,
+	CodeBuddy,
+	Qoder,
+	DevinCLI,
 }
 
 // aliases are the short names people type.
