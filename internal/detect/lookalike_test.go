@@ -32,6 +32,10 @@ func TestLookalikes(t *testing.T) {
 		// Goose names the event under "event" too (hooks inside plugins).
 		{"goose PreToolUse", `{"event":"PreToolUse","session_id":"20261125_1","matcher_context":"developer__shell","tool_name":"developer__shell","tool_input":{"command":"ls","timeout_secs":null},"working_dir":"/home/dev/project","tool_call_id":"call_1"}`,
 			env(), "crush", ""},
+		// A Goose lifecycle payload that carries working_dir is still
+		// Goose's: OpenHands names its event under event_type, never event.
+		{"goose SessionStart with working_dir", `{"event":"SessionStart","session_id":"20261125_3","working_dir":"/home/dev/project"}`,
+			env(), "openhands", "goose"},
 		// OpenHands sends event_type with working_dir.
 		{"openhands PreToolUse", `{"event_type":"PreToolUse","tool_name":"terminal","tool_input":{"command":"ls"},"tool_response":null,"message":null,"session_id":"abc","working_dir":"/repo","metadata":{}}`,
 			env(), "letta-code", ""},

@@ -48,6 +48,9 @@ var OpenHands = &Provider{
 		Has("working_dir", 4),
 		OneOf("event_type", 2, "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"),
 		Has("hook_event_name", -5),
+		// Goose and Crush name the event under "event"; OpenHands never
+		// does. (Goose sends working_dir too.)
+		Has("event", -5),
 		EnvSet("OPENHANDS_PROJECT_DIR", 2),
 		EnvSet("OPENHANDS_EVENT_TYPE", 1),
 	},
