@@ -336,6 +336,24 @@ func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) st
 				Fix: "keep one: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
 		}
 	}
+	// A tool that runs another tool's registrations besides its own, kept
+	// in another folder (Devin CLI runs Claude Code's .claude/ entries):
+	// with both registered it calls hookshim twice per event.
+	for _, a := range regs {
+		for _, b := range regs {
+			if a.t.Scope != b.t.Scope || filepath.Dir(a.path) == filepath.Dir(b.path) ||
+				!slices.Contains(a.p.Install.AlsoRunBy, b.p) {
+				continue
+			}
+			if ow := a.p.Install.OneWay; ow != nil && !slices.Contains(ow, a.t.Scope) {
+				continue
+			}
+			r.problem(doctorProblem{Area: "duplicate", Provider: b.p.ID, Scope: string(b.t.Scope), Path: b.path,
+				Message: fmt.Sprintf("%s runs %s's entries in %s as well as its own in %s, so it calls hookshim twice per event",
+					b.p.Name, a.p.Name, env.Display(a.path), env.Display(b.path)),
+				Fix: "keep " + a.p.ID + "'s, which serves both: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
+		}
+	}
 	// A tool that also runs another tool's entries (Cursor runs Claude
 	// Code's) calls hookshim once only when both files carry the same
 	// command, which install writes; a stale one breaks that.
