@@ -286,7 +286,11 @@ func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) st
 				}
 				bad = true
 				rg.State = "stale"
-				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
+				area := "registration"
+				if strings.HasPrefix(pr, install.Twice) {
+					area = "duplicate" // install takes the second copy away
+				}
+				r.problem(doctorProblem{Area: area, Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, where, pr), Fix: reinstall})
 			}
 			if !off[p] {
