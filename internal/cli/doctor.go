@@ -286,7 +286,11 @@ func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) st
 				}
 				bad = true
 				rg.State = "stale"
-				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
+				area := "registration"
+				if strings.HasPrefix(pr, install.Twice) {
+					area = "duplicate" // install takes the second copy away
+				}
+				r.problem(doctorProblem{Area: area, Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, where, pr), Fix: reinstall})
 			}
 			if !off[p] {
@@ -334,6 +338,24 @@ func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) st
 				Message: fmt.Sprintf("%s and %s are both registered in %s: a tool that reads that folder runs every file in it, so hookshim is called twice per event",
 					a.p.ID, b.p.ID, env.Display(filepath.Dir(a.path))+"/"),
 				Fix: "keep one: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
+		}
+	}
+	// A tool that runs another tool's registrations besides its own, kept
+	// in another folder (Devin CLI runs Claude Code's .claude/ entries):
+	// with both registered it calls hookshim twice per event.
+	for _, a := range regs {
+		for _, b := range regs {
+			if a.t.Scope != b.t.Scope || filepath.Dir(a.path) == filepath.Dir(b.path) ||
+				!slices.Contains(a.p.Install.AlsoRunBy, b.p) {
+				continue
+			}
+			if ow := a.p.Install.OneWay; ow != nil && !slices.Contains(ow, a.t.Scope) {
+				continue
+			}
+			r.problem(doctorProblem{Area: "duplicate", Provider: b.p.ID, Scope: string(b.t.Scope), Path: b.path,
+				Message: fmt.Sprintf("%s runs %s's entries in %s as well as its own in %s, so it calls hookshim twice per event",
+					b.p.Name, a.p.Name, env.Display(a.path), env.Display(b.path)),
+				Fix: "keep " + a.p.ID + "'s, which serves both: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
 		}
 	}
 	// A tool that also runs another tool's entries (Cursor runs Claude

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -351,7 +352,9 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 // pickOnce keeps, of tools that run each other's registrations (Copilot
 // CLI runs VS Code's hook files), only one: with both, the tool that reads
 // both calls hookshim twice per event. The one already registered wins;
-// else the one whose file serves both tools when that tool is here.
+// else the one whose file serves both tools when that tool is here. Where
+// only one file serves both (Install.OneWay: Devin CLI runs Claude Code's
+// project entries, never the reverse), that one always wins.
 func pickOnce(env install.Env, jobs []*job) {
 	find := func(p *provider.Provider) *job {
 		for _, j := range jobs {
@@ -374,9 +377,15 @@ func pickOnce(env install.Env, jobs []*job) {
 			if b == nil || b.t.Scope != a.t.Scope {
 				continue
 			}
+			oneWay := a.p.Install.OneWay != nil
+			if oneWay && !slices.Contains(a.p.Install.OneWay, a.t.Scope) {
+				continue
+			}
 			keep, drop := a, b
 			ra, rb := registered(a), registered(b)
 			switch {
+			case oneWay:
+				// a's file serves both tools, b's only b: a stays.
 			case rb && !ra:
 				keep, drop = b, a
 			case ra == rb && !install.OnMachine(env, a.p):
@@ -384,7 +393,7 @@ func pickOnce(env install.Env, jobs []*job) {
 			}
 			path, _ := env.Path(*keep.t)
 			drop.skip = fmt.Sprintf("%s reads both %s's and %s's hook files: hookshim goes into %s (%s) only, or it would run twice per event", q.Name, a.p.ID, b.p.ID, keep.p.ID, env.Display(path))
-			if ra && rb {
+			if ra && rb || oneWay && rb {
 				drop.skip += fmt.Sprintf("; it is registered for both now: run hookshim uninstall --provider %s", drop.p.ID)
 			}
 		}

@@ -605,6 +605,57 @@ func planScripts(env Env, p *provider.Provider, t provider.Target, dir string, e
 		old, _, _ := readFile(filepath.Join(dir, file(stale[0])))
 		reg.Problems = append(reg.Problems, staleReason(quotedStrings(old), p, t, wantBin(env, p, t, stale[0]))+" ("+strings.Join(stale, ", ")+")")
 	}
+	return alsoRead(env, p, t, dir, sorted, file, events, changes, reg)
+}
+
+// Twice starts the problem of a registration that the tool runs twice
+// per event: doctor reports it as a duplicate.
+const Twice = "registered twice"
+
+// alsoRead finds hookshim's own scripts in the folder the tool also reads
+// (Target.AlsoRead): install and uninstall take them away, since the
+// tool runs every copy, and the registration reports them.
+func alsoRead(env Env, p *provider.Provider, t provider.Target, dir string, names []string, file func(string) string,
+	events []string, changes []Change, reg Registration) ([]Change, Registration, error) {
+	if t.AlsoRead == "" {
+		return changes, reg, nil
+	}
+	base := env.Home
+	if t.Scope == provider.ScopeProject {
+		base = env.Project
+	}
+	if base == "" {
+		return changes, reg, nil
+	}
+	other := filepath.Join(base, t.AlsoRead)
+	var twice, only []string
+	for _, ev := range names {
+		path := filepath.Join(other, file(ev))
+		old, exists, err := readFile(path)
+		if err != nil {
+			return nil, reg, err
+		}
+		if !exists || !strings.Contains(old, t.Format.Marker) {
+			continue // not hookshim's: the user's own script stays
+		}
+		changes = append(changes, Change{Provider: p, Target: t, Path: path, Old: []byte(old), OldExists: true,
+			Mode: fileMode(t, 0o755), Events: events})
+		if slices.Contains(reg.Events, ev) {
+			twice = append(twice, ev)
+		} else {
+			only = append(only, ev)
+		}
+	}
+	if len(twice) > 0 {
+		reg.Problems = append(reg.Problems, fmt.Sprintf("%s, in %s and in %s (%s): %s runs every copy, so it calls hookshim twice per event",
+			Twice, env.Display(dir), env.Display(other), strings.Join(twice, ", "), p.Name))
+	}
+	if len(only) > 0 {
+		reg.Events = append(reg.Events, only...)
+		sort.Strings(reg.Events)
+		reg.Problems = append(reg.Problems, fmt.Sprintf("registered in %s (%s), which only some %s versions read: install moves it to %s",
+			env.Display(other), strings.Join(only, ", "), p.Name, env.Display(dir)))
+	}
 	return changes, reg, nil
 }
 

@@ -56,6 +56,48 @@ func TestScriptPerEvent(t *testing.T) {
 	require.Equal(t, "#!/bin/sh\necho mine\n", string(b), "the user's script was touched")
 }
 
+// A folder the tool also reads (Target.AlsoRead) never gets a script;
+// hookshim's own copies there are reported and taken away, the user's stay.
+func TestScriptAlsoRead(t *testing.T) {
+	p, tg := scriptProvider()
+	tg.AlsoRead = ".other/hooks"
+	p.Install.Targets[0] = tg
+	env := testEnv(t)
+	other := filepath.Join(env.Project, ".other", "hooks")
+	events := []string{"PreToolUse", "SessionStart"}
+
+	run(t, env, p, tg, events)
+	require.NoDirExists(t, other)
+	script, err := os.ReadFile(filepath.Join(env.Project, ".tool", "hooks", "PreToolUse"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(other, "PreToolUse"), script, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(other, "SessionStart"), []byte("#!/bin/sh\necho mine\n"), 0o755))
+
+	_, reg, err := Plan(env, p, tg, events)
+	require.NoError(t, err)
+	require.False(t, reg.Current())
+	require.Len(t, reg.Problems, 1)
+	require.Contains(t, reg.Problems[0], Twice+", in .tool/hooks and in .other/hooks (PreToolUse)")
+
+	run(t, env, p, tg, events)
+	require.NoFileExists(t, filepath.Join(other, "PreToolUse"))
+	require.FileExists(t, filepath.Join(other, "SessionStart"), "the user's script was removed")
+	_, reg, err = Plan(env, p, tg, events)
+	require.NoError(t, err)
+	require.True(t, reg.Current(), "%v", reg.Problems)
+
+	// Only there: registered, stale, and uninstall removes it.
+	run(t, env, p, tg, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(other, "PreToolUse"), script, 0o755))
+	_, reg, err = Plan(env, p, tg, events)
+	require.NoError(t, err)
+	require.Equal(t, []string{"PreToolUse"}, reg.Events)
+	require.Contains(t, reg.Problems[len(reg.Problems)-1], "registered in .other/hooks (PreToolUse)")
+	run(t, env, p, tg, nil)
+	require.NoFileExists(t, filepath.Join(other, "PreToolUse"))
+}
+
 func TestGenerated(t *testing.T) {
 	p := *provider.Claude
 	tg := provider.Target{Scope: provider.ScopeUser, Dir: ".tool/plugins", File: "hookshim.js", Format: &provider.Format{

@@ -12,9 +12,14 @@ import "time"
 //     ignore it, so hookshim writes none;
 //   - identical command hooks from several settings files run once, so the
 //     same command string at both scopes costs nothing;
-//   - Cursor, Copilot CLI and VS Code also run these entries, with their own
-//     payloads: hookshim tells them apart from the payload, not from
-//     --provider.
+//   - Cursor, Copilot CLI, VS Code and Devin CLI also run these entries,
+//     with their own payloads: hookshim tells them apart from the payload,
+//     not from --provider. Devin CLI imports the project's .claude/ hooks
+//     (read_config_from.claude, on by default) besides its own
+//     .devin/hooks.v1.json, so install --all registers Claude Code's file
+//     only, which serves both; whether it imports ~/.claude is not
+//     documented, so the user scope keeps both (a second call is answered
+//     from the first, internal/dedupe).
 var claudeInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".claude", File: "settings.json", Format: &claudeFormat},
@@ -35,6 +40,8 @@ var claudeInstall = &Install{
 	// spaces works. Cursor and Copilot CLI set it too when they run these
 	// entries.
 	ProjectDir: `"$CLAUDE_PROJECT_DIR"`,
+	AlsoRunBy:  []*Provider{DevinCLI},
+	OneWay:     []Scope{ScopeProject},
 	Notes: []Note{
 		{ScopeProject, "Claude Code holds back project hooks until the folder is trusted (the trust dialog of an interactive session)"},
 	},

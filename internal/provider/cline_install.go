@@ -10,7 +10,9 @@ package provider
 //     with 3.0.65) also reads .cline/hooks and ~/.cline/hooks, and runs
 //     every matching file it finds in any of them, so hookshim writes only
 //     the folders all versions share (a second copy in .cline/hooks would
-//     run twice under the CLI);
+//     run twice under the CLI): Target.AlsoRead makes install move
+//     hookshim's scripts found in .cline/hooks (~/.cline/hooks) into these
+//     folders, uninstall remove them, and status and doctor report them;
 //   - hookshim writes a two-line sh script that execs hookshim, so the
 //     payload reaches it on stdin; the script's marker line is how install
 //     knows it as its own, and a file of the user's with that name is never
@@ -20,8 +22,8 @@ package provider
 //     not written.
 var clineInstall = &Install{
 	Targets: []Target{
-		{Scope: ScopeProject, Dir: ".clinerules", File: "hooks", Format: &clineFormat},
-		{Scope: ScopeUser, Dir: "Documents/Cline", File: "Hooks", Format: &clineFormat},
+		{Scope: ScopeProject, Dir: ".clinerules", File: "hooks", Format: &clineFormat, AlsoRead: ".cline/hooks"},
+		{Scope: ScopeUser, Dir: "Documents/Cline", File: "Hooks", Format: &clineFormat, AlsoRead: ".cline/hooks"},
 	},
 	Events: []string{"TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"TaskComplete", "TaskCancel", "PreCompact", "Notification", "agent_error", "session_shutdown"},

@@ -18,7 +18,7 @@ import "time"
 //     tools installed, Cursor runs hookshim once per event. Cursor's
 //     payload always carries cursor_version, which overrules the
 //     --provider hint. Any other duplicate is answered once by hookshim
-//     itself (internal/once).
+//     itself (internal/dedupe).
 var cursorInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".cursor", File: "hooks.json", Format: &cursorFormat},

@@ -9,9 +9,12 @@ import "time"
 //     command, timeout}]}, timeout in seconds;
 //   - a "hooks" key in .devin/config.json, .devin/config.local.json or the
 //     user's ~/.config/devin/config.json (%APPDATA%\devin on Windows);
-//   - .claude/settings.json too (Claude Code import, on by default): with
-//     both registered, Devin calls hookshim twice per event, and hookshim
-//     answers the second call from the first (internal/once);
+//   - .claude/settings.json too (Claude Code import, read_config_from
+//     .claude, on by default): with both registered, Devin calls hookshim
+//     twice per event, and hookshim answers the second call from the first
+//     (internal/dedupe). install --all therefore registers only Claude
+//     Code's project file where both tools are found (claude_install.go
+//     AlsoRunBy), and doctor reports the double registration;
 //   - an event key Devin does not know makes it reject the whole file (a
 //     third-party report on 3000.10.31), so only the seven documented
 //     events are written, not PostCompaction.

@@ -43,6 +43,14 @@ type Target struct {
 	// Mode is the permission of a file install creates; 0 means 0644
 	// (0755 for scripts).
 	Mode fs.FileMode
+
+	// AlsoRead is another folder of LayoutScriptPerEvent, relative like
+	// Dir, where some versions of the tool also look for the event files
+	// and run every copy they find (the Cline CLI 3 reads .cline/hooks as
+	// well as .clinerules/hooks). install never writes there: it moves
+	// hookshim's own scripts found there into File, uninstall removes
+	// them, and status and doctor report a copy in both as a duplicate.
+	AlsoRead string
 }
 
 // Layout is the shape of a hook config file.

@@ -272,6 +272,13 @@ type Install struct {
 	// only one of them, or those tools would call hookshim twice per event.
 	AlsoRunBy []*Provider
 
+	// OneWay, when set, says that the AlsoRunBy tools run this tool's
+	// registrations only in these scopes, and this tool never runs theirs
+	// (Devin CLI imports Claude Code's project hooks; Claude Code reads
+	// nothing of Devin's): install --all keeps this tool's registration
+	// there and skips theirs, whichever is registered already.
+	OneWay []Scope
+
 	// Switches are settings that turn all of the tool's hooks off;
 	// install and status warn when one is set.
 	Switches []Switch
