@@ -98,8 +98,8 @@ func TestSignalStopsHandlers(t *testing.T) {
 				done <- (&Runner{}).Run(context.Background(), []*config.Hook{a, b}, pieces(100))
 			}()
 			ps := append(pids(t, filepath.Join(a.Dir, "pids"), 2), pids(t, filepath.Join(b.Dir, "pids"), 2)...)
-			// The watch is set up beside the handlers' start (interruptible):
-			// give a loaded machine time to run it.
+			// The watch is set up once the last handler has started
+			// (watch): give a loaded machine time to set it up.
 			time.Sleep(100 * time.Millisecond)
 			require.NoError(t, syscall.Kill(os.Getpid(), sig))
 			var res []Result
@@ -119,4 +119,30 @@ func TestSignalStopsHandlers(t *testing.T) {
 			requireGone(t, ps)
 		})
 	}
+}
+
+// The watch is set up once the last handler has started; when that one
+// cannot start, the others are watched all the same. (Without the watch,
+// the SIGTERM below ends the test binary.)
+func TestSignalStopsHandlersWhenLastDidNotStart(t *testing.T) {
+	a := hook(t, `echo $$ >>pids; sleep 30`)
+	b := hook(t, filepath.Join(t.TempDir(), "no-such-handler"))
+	done := make(chan []Result)
+	go func() {
+		done <- (&Runner{}).Run(context.Background(), []*config.Hook{a, b}, pieces(100))
+	}()
+	ps := pids(t, filepath.Join(a.Dir, "pids"), 1)
+	time.Sleep(100 * time.Millisecond)
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	var res []Result
+	select {
+	case res = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	e, ok := res[0].Err.(*Error)
+	require.True(t, ok, "%v", res[0].Err)
+	require.Equal(t, Stopped, e.Kind)
+	require.Error(t, res[1].Err)
+	requireGone(t, ps)
 }

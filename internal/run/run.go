@@ -66,31 +66,37 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 			break
 		}
 	}
-	if last >= 0 {
-		// A tool that gives up on the call (SIGTERM, or SIGINT from a
-		// terminal) stops hookshim, and with it every handler group it
-		// waits for: handlers are in groups of their own, out of reach
-		// of the signals sent to hookshim's. Set up only while handlers
-		// run: a call that runs none starts no goroutine for it.
-		var stop func()
-		ctx, stop = interruptible(ctx)
-		defer stop()
-	}
+	// A tool that gives up on the call (SIGTERM, or SIGINT from a
+	// terminal) stops hookshim, and with it every handler group it waits
+	// for: handlers are in groups of their own, out of reach of the
+	// signals sent to hookshim's. The watch is set up once the last
+	// handler has started (see watch), and only when handlers run.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w := &watch{cancel: cancel}
+	defer w.stop()
+	others := 0
 	var wg sync.WaitGroup
 	for i, h := range hooks {
 		switch {
 		case h.Async:
 			results[i] = r.startAsync(h, envelope)
 		case i != last:
+			others++
 			wg.Add(1)
 			go func(i int, h *config.Hook) {
 				defer wg.Done()
-				results[i] = r.runOne(ctx, h, envelope)
+				results[i] = r.runOne(ctx, h, envelope, nil)
 			}(i, h)
 		}
 	}
 	if last >= 0 {
-		results[last] = r.runOne(ctx, hooks[last], envelope)
+		results[last] = r.runOne(ctx, hooks[last], envelope, w.start)
+		if others > 0 {
+			// Should the last handler not have started, the others are
+			// watched all the same (start does nothing the second time).
+			w.start()
+		}
 	}
 	wg.Wait()
 	return results
@@ -109,7 +115,9 @@ func (r *Runner) timeout(h *config.Hook) time.Duration {
 	return d
 }
 
-func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) Result {
+// runOne runs one handler; started, when not nil, is called once its
+// process has started, while it runs.
+func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte, started func()) Result {
 	res := Result{Hook: h, Exit: -1}
 	limit := r.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
@@ -130,10 +138,15 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 	cmd.WaitDelay = WaitDelay
 	start := time.Now()
 	if size(envelope) > bigEnvelope {
-		err = runFed(cmd, envelope)
+		err = runFed(cmd, envelope, started)
 	} else {
 		cmd.Stdin = reader(envelope)
-		err = cmd.Run()
+		if err = cmd.Start(); err == nil {
+			if started != nil {
+				started()
+			}
+			err = cmd.Wait()
+		}
 	}
 	// The answer is read: whatever the handler left running in its group
 	// goes now (async handlers, which may outlive the call, are started
@@ -203,43 +216,55 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte) 
 	return res
 }
 
-// interruptible is ctx, cancelled when hookshim is sent SIGTERM or SIGINT,
-// and stop, which ends the watch and gives the signals back to their
-// default action. A signal hookshim was started ignoring (nohup, a
-// background job) stays ignored.
+// watch cancels the handlers' context when hookshim is sent SIGTERM or
+// SIGINT, from start to stop; stop gives the signals back to their default
+// action. A signal hookshim was started ignoring (nohup, a background job)
+// stays ignored.
 //
-// The watch is set up and taken down on its own goroutine, while the
-// handlers start and after they are done: the first signal.Notify of a
-// process starts a thread (some 70 µs) and signal.Stop waits for the
-// signal loop to be idle, time the call would otherwise wait for on every
-// run. The price is a window of that length at either end, in which a
-// signal has its default action (before) or is swallowed (after, when
-// hookshim is answering anyway).
-func interruptible(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
+// start is called on the goroutine that runs the last handler, once that
+// handler has started, and sets the watch up right there: the first
+// signal.Notify of a process starts the runtime's signal threads and waits
+// for them, which then overlaps the handler's own start instead of
+// competing with it for the CPUs (set up on a goroutine of its own while
+// the handler started, the call took some 0.03 ms longer). The price is a
+// window, while the last handler is being started and for the tens of µs
+// Notify takes, in which a signal has its default action. stop ends the watch on its own goroutine: signal.Stop
+// waits for the signal loop to be idle, which the answer need not wait for
+// (a signal then is swallowed, while hookshim is answering anyway).
+type watch struct {
+	cancel context.CancelCauseFunc
+	done   chan struct{} // nil until start
+}
+
+func (w *watch) start() {
+	if w.done != nil {
+		return
+	}
+	w.done = make(chan struct{})
+	sigs := make([]os.Signal, 0, 2)
+	for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
 	go func() {
-		sigs := make([]os.Signal, 0, 2)
-		for _, s := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
-			if !signal.Ignored(s) {
-				sigs = append(sigs, s)
-			}
-		}
-		if len(sigs) == 0 {
-			return
-		}
-		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, sigs...)
 		defer signal.Stop(ch)
 		select {
 		case s := <-ch:
-			cancel(fmt.Errorf("%v signal received", s))
-		case <-done:
+			w.cancel(fmt.Errorf("%v signal received", s))
+		case <-w.done:
 		}
 	}()
-	return ctx, func() {
-		close(done)
-		cancel(nil)
+}
+
+func (w *watch) stop() {
+	if w.done != nil {
+		close(w.done)
 	}
 }
 
@@ -382,7 +407,7 @@ func size(pieces [][]byte) int {
 // envelope's size (up to what the system allows; growPipe). It is
 // cmd.Run with stdin fed by hookshim instead of by os/exec, which cannot
 // size its pipe.
-func runFed(cmd *exec.Cmd, envelope [][]byte) error {
+func runFed(cmd *exec.Cmd, envelope [][]byte, started func()) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
@@ -395,6 +420,9 @@ func runFed(cmd *exec.Cmd, envelope [][]byte) error {
 		return err
 	}
 	r.Close() // the handler has it now
+	if started != nil {
+		started()
+	}
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
