@@ -30,3 +30,12 @@ func permission(v *decision.Verdict) string {
 	}
 	return v.Decision.String()
 }
+
+// denyReason is the reason a denial shows: the verdict's, or a generic one
+// for tools that show an empty reason as an empty message.
+func denyReason(v *decision.Verdict) string {
+	if v.Reason == "" {
+		return "blocked by hookshim policy"
+	}
+	return v.Reason
+}

@@ -110,8 +110,8 @@ func encodeDockerAgent(spec *Spec, v *decision.Verdict) Answer {
 	o := &wire.Object{}
 	deny := v.Decision == decision.Deny && spec.Can.Has(CanDeny)
 	reason := v.Reason
-	if deny && reason == "" {
-		reason = "blocked by hookshim policy"
+	if deny {
+		reason = denyReason(v)
 	}
 	// A permission decision is read on the tool events; elsewhere a block
 	// is decision "block".

@@ -166,11 +166,7 @@ func encodeKimi(spec *Spec, v *decision.Verdict) Answer {
 		return Answer{}
 	}
 	if v.Decision == decision.Deny && spec.Can.Has(CanDeny) {
-		reason := v.Reason
-		if reason == "" {
-			reason = "blocked by hookshim policy"
-		}
-		return Answer{Stderr: reason + "\n", Exit: 2}
+		return Answer{Stderr: denyReason(v) + "\n", Exit: 2}
 	}
 	if v.Context != "" && spec.Can.Has(CanContext) {
 		o := &wire.Object{}

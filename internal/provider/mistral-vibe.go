@@ -116,12 +116,8 @@ func encodeVibe(spec *Spec, v *decision.Verdict) Answer {
 	}
 	o := &wire.Object{}
 	if v.Decision == decision.Deny && spec.Can.Has(CanDeny) {
-		reason := v.Reason
-		if reason == "" {
-			reason = "blocked by hookshim policy"
-		}
 		o.Str("decision", "deny")
-		o.Str("reason", reason)
+		o.Str("reason", denyReason(v))
 	}
 	rewrite := v.UpdatedInput != nil && spec.Can.Has(CanRewrite) && v.Decision != decision.Deny
 	context := v.Context != "" && spec.Can.Has(CanContext)

@@ -256,10 +256,7 @@ func encodeOpenCode(spec *Spec, v *decision.Verdict) Answer {
 			op(name).Str("text", s)
 		}
 	}
-	reason := v.Reason
-	if reason == "" {
-		reason = "blocked by hookshim policy"
-	}
+	reason := denyReason(v)
 	switch spec.Native {
 	case "tool.execute.before":
 		if v.Decision == decision.Deny {

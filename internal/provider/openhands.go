@@ -128,12 +128,8 @@ func encodeOpenHands(spec *Spec, v *decision.Verdict) Answer {
 	}
 	o := &wire.Object{}
 	if v.Decision == decision.Deny && spec.Can.Has(CanDeny) {
-		reason := v.Reason
-		if reason == "" {
-			reason = "blocked by hookshim policy"
-		}
 		o.Str("decision", "deny")
-		o.Str("reason", reason)
+		o.Str("reason", denyReason(v))
 	}
 	if v.Context != "" && spec.Can.Has(CanContext) {
 		o.Str("additionalContext", v.Context)
