@@ -1,7 +1,5 @@
 package provider
 
-import "time"
-
 // Kilo Code CLI (Kilo-Org/kilocode, npm @kilocode/cli 7.x), through
 // hookshim's plugin bridge.
 //
@@ -19,24 +17,7 @@ import "time"
 // config folders) and @kilocode/cli 7.7, where an OpenCode bridge plugin ran
 // unchanged (testdata/payloads/kilo/README.md says which payloads were
 // recorded from it).
-var Kilo = &Provider{
-	ID:      "kilo",
-	Name:    "Kilo Code CLI",
-	Install: kiloInstall,
-	Signals: []Signal{
-		Is("hookshim_bridge", "kilo-plugin", 20),
-		Has("bridge_version", 1),
-	},
-	Events:    openCodeEvents,
-	EventName: openCodeEvent,
-	Fields:    openCodeFields,
-	Tools:     openCodeTools,
-	SplitMCP:  openCodeMCP,
-	Keep:      []Renames{openCodeKeep},
-	Adjust:    adjustOpenCode,
-	Encode:    encodeOpenCode,
-	Timeout:   30 * time.Second, // the plugin's default HOOKSHIM_KILO_TIMEOUT_MS
-}
+var Kilo = bridged("kilo", "Kilo Code CLI", kiloBridge, kiloInstall)
 
 var kiloBridge = bridge{name: "Kilo", id: "kilo-plugin", envPrefix: "HOOKSHIM_KILO_"}
 

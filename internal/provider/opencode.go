@@ -80,23 +80,30 @@ import (
 // other than 0, output that is not JSON) are no opinion, unless
 // HOOKSHIM_ON_ERROR=deny, which makes the plugin block tool calls and
 // prompts instead.
-var OpenCode = &Provider{
-	ID:      "opencode",
-	Name:    "OpenCode",
-	Install: openCodeInstall,
-	Signals: []Signal{
-		Is("hookshim_bridge", "opencode-plugin", 20),
-		Has("bridge_version", 1),
-	},
-	Events:    openCodeEvents,
-	EventName: openCodeEvent,
-	Fields:    openCodeFields,
-	Tools:     openCodeTools,
-	SplitMCP:  openCodeMCP,
-	Keep:      []Renames{openCodeKeep},
-	Adjust:    adjustOpenCode,
-	Encode:    encodeOpenCode,
-	Timeout:   30 * time.Second, // the plugin's default HOOKSHIM_OPENCODE_TIMEOUT_MS
+var OpenCode = bridged("opencode", "OpenCode", openCodeBridge, openCodeInstall)
+
+// bridged is a tool that runs OpenCode's plugin API (OpenCode, Kilo): the
+// bridge plugin, named for the tool in its payloads, makes every one of
+// them speak as OpenCode does.
+func bridged(id, name string, b bridge, install *Install) *Provider {
+	return &Provider{
+		ID:      id,
+		Name:    name,
+		Install: install,
+		Signals: []Signal{
+			Is("hookshim_bridge", b.id, 20),
+			Has("bridge_version", 1),
+		},
+		Events:    openCodeEvents,
+		EventName: openCodeEvent,
+		Fields:    openCodeFields,
+		Tools:     openCodeTools,
+		SplitMCP:  openCodeMCP,
+		Keep:      []Renames{openCodeKeep},
+		Adjust:    adjustOpenCode,
+		Encode:    encodeOpenCode,
+		Timeout:   30 * time.Second, // the plugin's default HOOKSHIM_<TOOL>_TIMEOUT_MS
+	}
 }
 
 // The bridge's vocabulary, the same for every tool that runs the plugin
