@@ -288,20 +288,7 @@ enabled = false
 		scope:    "project",
 		timeout:  3 * time.Minute,
 		configure: func(r *runDir) error {
-			return r.write(filepath.Join(r.proj, "opencode.json"), jsonFile(obj{
-				"$schema": "https://opencode.ai/config.json",
-				"provider": obj{"mock": obj{
-					"npm":     "@ai-sdk/openai-compatible",
-					"name":    "Mock",
-					"options": obj{"baseURL": r.mock.URL + "/v1", "apiKey": "e2e-dummy-key"},
-					"models":  obj{"mock-model": obj{"name": "Mock Model", "tool_call": true}},
-				}},
-				"model":       "mock/mock-model",
-				"small_model": "mock/mock-model",
-				"autoupdate":  false,
-				"share":       "disabled",
-				"permission":  obj{"bash": "allow", "edit": "allow"},
-			}))
+			return r.write(filepath.Join(r.proj, "opencode.json"), bridgeConfig(r, obj{"$schema": "https://opencode.ai/config.json"}))
 		},
 		env: func(r *runDir) []string {
 			return []string{
@@ -318,45 +305,7 @@ enabled = false
 		extra: []string{"prompt-deny", "no-policy"},
 		fires: []string{"session.created", "chat.message", "tool.execute.before", "tool.execute.after",
 			"experimental.chat.system.transform", "session.idle"},
-		expect: map[string]func(t *testing.T, res *result){
-			// A deny is a throw in tool.execute.before: its message is the
-			// tool result the model reads. The bridge forwards the call
-			// once, as OpenCode sent it.
-			"deny": func(t *testing.T, res *result) {
-				if got := res.toolResult(); !strings.Contains(got, tokDeny) {
-					t.Errorf("the model did not get the reason as the tool result (got %q)", got)
-				}
-				before := 0
-				for _, p := range res.payloads {
-					raw := gjson.ParseBytes(p.Raw)
-					if p.Native == "tool.execute.before" {
-						before++
-						if raw.Get("input.tool").Str != "bash" || raw.Get("output.args.command").Str != "touch marker.txt" {
-							t.Errorf("unexpected tool.execute.before payload: %s", p.Raw)
-						}
-					}
-					if raw.Get("hookshim_bridge").Str != "opencode-plugin" || raw.Get("bridge_version").Int() != 1 {
-						t.Errorf("payload without the bridge markers: %s", p.Raw)
-					}
-				}
-				if before != 1 {
-					t.Errorf("tool.execute.before forwarded %d times, want 1", before)
-				}
-			},
-			// Context after a tool is appended to its result.
-			"allow": func(t *testing.T, res *result) {
-				if got := res.toolResult(); !strings.Contains(got, ctxToken("after_tool_execute")) {
-					t.Errorf("after-tool context not in the tool result (got %q)", got)
-				}
-			},
-			// A throw in chat.message: `opencode run` reports only
-			// "Unexpected server error"; the reason is in its log.
-			"prompt-deny": func(t *testing.T, res *result) {
-				if !strings.Contains(res.stderr, tokDeny) {
-					t.Errorf("the reason is not in OpenCode's log")
-				}
-			},
-		},
+		expect: bridgeExpect("OpenCode", "opencode-plugin"),
 	},
 	// Factory Droid: `droid exec --auto high` with a BYOK custom model (an
 	// OpenAI-compatible customModels entry in ~/.factory/settings.json,
@@ -397,21 +346,10 @@ enabled = false
 		scope:    "project",
 		timeout:  3 * time.Minute,
 		configure: func(r *runDir) error {
-			return r.write(filepath.Join(r.proj, "kilo.json"), jsonFile(obj{
+			return r.write(filepath.Join(r.proj, "kilo.json"), bridgeConfig(r, obj{
 				"$schema": "https://app.kilo.ai/config.json",
 				// Kilo's own gateway provider fetches its model list.
 				"enabled_providers": []string{"mock"},
-				"provider": obj{"mock": obj{
-					"npm":     "@ai-sdk/openai-compatible",
-					"name":    "Mock",
-					"options": obj{"baseURL": r.mock.URL + "/v1", "apiKey": "e2e-dummy-key"},
-					"models":  obj{"mock-model": obj{"name": "Mock Model", "tool_call": true}},
-				}},
-				"model":       "mock/mock-model",
-				"small_model": "mock/mock-model",
-				"autoupdate":  false,
-				"share":       "disabled",
-				"permission":  obj{"bash": "allow", "edit": "allow"},
 			}))
 		},
 		env: func(r *runDir) []string {
@@ -432,29 +370,7 @@ enabled = false
 		extra: []string{"prompt-deny", "no-policy"},
 		fires: []string{"session.created", "chat.message", "tool.execute.before", "tool.execute.after",
 			"experimental.chat.system.transform", "session.idle"},
-		expect: map[string]func(t *testing.T, res *result){
-			"deny": func(t *testing.T, res *result) {
-				if got := res.toolResult(); !strings.Contains(got, tokDeny) {
-					t.Errorf("the model did not get the reason as the tool result (got %q)", got)
-				}
-				for _, p := range res.payloads {
-					raw := gjson.ParseBytes(p.Raw)
-					if raw.Get("hookshim_bridge").Str != "kilo-plugin" || raw.Get("bridge_version").Int() != 1 {
-						t.Errorf("payload without Kilo's bridge markers: %s", p.Raw)
-					}
-				}
-			},
-			"allow": func(t *testing.T, res *result) {
-				if got := res.toolResult(); !strings.Contains(got, ctxToken("after_tool_execute")) {
-					t.Errorf("after-tool context not in the tool result (got %q)", got)
-				}
-			},
-			"prompt-deny": func(t *testing.T, res *result) {
-				if !strings.Contains(res.stderr, tokDeny) {
-					t.Errorf("the reason is not in Kilo's log")
-				}
-			},
-		},
+		expect: bridgeExpect("Kilo", "kilo-plugin"),
 	},
 	// Qwen Code: `qwen -p` in yolo mode with the OpenAI-compatible auth.
 	{
@@ -503,4 +419,71 @@ func registerHooks(r *runDir) (string, error) {
 		return "", fmt.Errorf("hookshim install cannot register %s", p.ID)
 	}
 	return r.hookshim("install", "--provider", p.ID, "--scope", r.c.scope, "--dir", r.proj)
+}
+
+// bridgeConfig is the config of a tool that runs OpenCode's plugin API
+// (OpenCode, Kilo): the loopback mock as its one model, no updates, no
+// sharing, shell and edits allowed; own holds the tool's own keys.
+func bridgeConfig(r *runDir, own obj) string {
+	cfg := obj{
+		"provider": obj{"mock": obj{
+			"npm":     "@ai-sdk/openai-compatible",
+			"name":    "Mock",
+			"options": obj{"baseURL": r.mock.URL + "/v1", "apiKey": "e2e-dummy-key"},
+			"models":  obj{"mock-model": obj{"name": "Mock Model", "tool_call": true}},
+		}},
+		"model":       "mock/mock-model",
+		"small_model": "mock/mock-model",
+		"autoupdate":  false,
+		"share":       "disabled",
+		"permission":  obj{"bash": "allow", "edit": "allow"},
+	}
+	for k, v := range own {
+		cfg[k] = v
+	}
+	return jsonFile(cfg)
+}
+
+// bridgeExpect is what a tool running hookshim's bridge plugin (named
+// bridgeID in its payloads) must show beyond the shared checks.
+func bridgeExpect(tool, bridgeID string) map[string]func(t *testing.T, res *result) {
+	return map[string]func(t *testing.T, res *result){
+		// A deny is a throw in tool.execute.before: its message is the
+		// tool result the model reads. The bridge forwards the call
+		// once, as the tool sent it.
+		"deny": func(t *testing.T, res *result) {
+			if got := res.toolResult(); !strings.Contains(got, tokDeny) {
+				t.Errorf("the model did not get the reason as the tool result (got %q)", got)
+			}
+			before := 0
+			for _, p := range res.payloads {
+				raw := gjson.ParseBytes(p.Raw)
+				if p.Native == "tool.execute.before" {
+					before++
+					if raw.Get("input.tool").Str != "bash" || raw.Get("output.args.command").Str != "touch marker.txt" {
+						t.Errorf("unexpected tool.execute.before payload: %s", p.Raw)
+					}
+				}
+				if raw.Get("hookshim_bridge").Str != bridgeID || raw.Get("bridge_version").Int() != 1 {
+					t.Errorf("payload without %s's bridge markers: %s", tool, p.Raw)
+				}
+			}
+			if before != 1 {
+				t.Errorf("tool.execute.before forwarded %d times, want 1", before)
+			}
+		},
+		// Context after a tool is appended to its result.
+		"allow": func(t *testing.T, res *result) {
+			if got := res.toolResult(); !strings.Contains(got, ctxToken("after_tool_execute")) {
+				t.Errorf("after-tool context not in the tool result (got %q)", got)
+			}
+		},
+		// A throw in chat.message: `run` reports only "Unexpected server
+		// error"; the reason is in the tool's log.
+		"prompt-deny": func(t *testing.T, res *result) {
+			if !strings.Contains(res.stderr, tokDeny) {
+				t.Errorf("the reason is not in %s's log", tool)
+			}
+		},
+	}
 }
