@@ -139,23 +139,9 @@ func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 
 // doctorEnv is the install environment doctor reads registrations with.
 func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error) {
-	env := install.Env{Getenv: getenv, Home: getenv("HOME"), Now: time.Now}
-	if env.Home == "" {
-		if h, err := os.UserHomeDir(); err == nil {
-			env.Home = h
-		}
-	}
-	if dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return env, err
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return env, fmt.Errorf("--dir %s is not a folder", dir)
-		}
-		env.Project = abs
-	} else if wd, err := os.Getwd(); err == nil {
-		env.Project = install.ProjectRoot(wd)
+	env, err := installEnv(getenv, dir)
+	if err != nil {
+		return env, err
 	}
 	env.Bin = bin
 	if base := strings.TrimSuffix(strings.ToLower(filepath.Base(bin)), ".exe"); bin != "" && base != "hookshim" {

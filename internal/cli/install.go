@@ -50,20 +50,27 @@ func (f *installFlags) register(fs *flag.FlagSet, cmd string) {
 // env builds the install environment from the flags, without the
 // binaries (see bins).
 func (f *installFlags) env(getenv func(string) string) (install.Env, error) {
+	return installEnv(getenv, f.dir)
+}
+
+// installEnv is the environment the tools' configs are found in: HOME,
+// and the project (--dir, else the repository around the working
+// directory). install, uninstall, status and doctor read the same files.
+func installEnv(getenv func(string) string, dir string) (install.Env, error) {
 	env := install.Env{Getenv: getenv, Home: getenv("HOME"), Now: time.Now}
 	if env.Home == "" {
 		if h, err := os.UserHomeDir(); err == nil {
 			env.Home = h
 		}
 	}
-	if f.dir != "" {
-		abs, err := filepath.Abs(f.dir)
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return env, err
 		}
 		fi, err := os.Stat(abs)
 		if err != nil || !fi.IsDir() {
-			return env, fmt.Errorf("--dir %s is not a folder", f.dir)
+			return env, fmt.Errorf("--dir %s is not a folder", dir)
 		}
 		env.Project = abs
 	} else if wd, err := os.Getwd(); err == nil {
