@@ -39,3 +39,14 @@ func denyReason(v *decision.Verdict) string {
 	}
 	return v.Reason
 }
+
+// stopFields writes Claude's way of ending the agent's loop, which its
+// imitators read too: continue false, and the stop reason if there is one.
+func stopFields(top *wire.Object, v *decision.Verdict) {
+	if v.Stop {
+		top.Bool("continue", false)
+		if v.StopReason != "" {
+			top.Str("stopReason", v.StopReason)
+		}
+	}
+}

@@ -148,12 +148,7 @@ func encodeAuggie(spec *Spec, v *decision.Verdict) Answer {
 		hso.Str("additionalContext", v.Context)
 		specific = true
 	}
-	if v.Stop {
-		top.Bool("continue", false)
-		if v.StopReason != "" {
-			top.Str("stopReason", v.StopReason)
-		}
-	}
+	stopFields(top, v)
 	if specific {
 		top.Obj("hookSpecificOutput", hso)
 	}

@@ -232,12 +232,7 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 		hso.Str("additionalContext", v.Context)
 		specific = true
 	}
-	if v.Stop {
-		top.Bool("continue", false)
-		if v.StopReason != "" {
-			top.Str("stopReason", v.StopReason)
-		}
-	}
+	stopFields(top, v)
 	if v.SuppressOutput {
 		top.Bool("suppressOutput", true)
 	}

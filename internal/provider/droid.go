@@ -169,12 +169,7 @@ func encodeDroid(spec *Spec, v *decision.Verdict) Answer {
 		hso := &wire.Object{}
 		hso.Str("hookEventName", spec.Native)
 		hso.Raw("updatedInput", v.UpdatedInput)
-		if v.Stop {
-			top.Bool("continue", false)
-			if v.StopReason != "" {
-				top.Str("stopReason", v.StopReason)
-			}
-		}
+		stopFields(top, v)
 		top.Obj("hookSpecificOutput", hso)
 		return JSON(top)
 	}

@@ -198,13 +198,8 @@ func encodeGemini(spec *Spec, v *decision.Verdict) Answer {
 		// Not needed for the rewrite to apply, but says what it is.
 		top.Str("decision", "allow")
 	}
-	if v.Stop {
-		top.Bool("continue", false)
-		// getEffectiveReason prefers stopReason over reason.
-		if v.StopReason != "" {
-			top.Str("stopReason", v.StopReason)
-		}
-	}
+	// getEffectiveReason prefers stopReason over reason.
+	stopFields(top, v)
 	if v.SystemMessage != "" {
 		top.Str("systemMessage", v.SystemMessage)
 	}
