@@ -32,6 +32,7 @@ type File struct {
 	Hooks    []*Hook
 	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
 	Warnings []string // non-fatal problems, with positions
+	Redact   []string // fields of the decision log to keep out of it ("tool_input.password")
 	Content  []byte   // the file's bytes as read, for the trust check's hash
 }
 
@@ -147,9 +148,11 @@ func Parse(path string, data []byte) (*File, error) {
 			hooks = v
 		case "on_error":
 			f.OnError = p.onError(v)
+		case "redact":
+			f.Redact = p.strs(v, "redact")
 		case "$schema", "description":
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, description)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, redact, description)", k.Str))
 		}
 		return p.err == nil
 	})

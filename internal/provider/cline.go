@@ -147,9 +147,10 @@ var Cline = &Provider{
 		{"reason", "reason"},
 		{"turn", "turn"},
 	}},
-	Adjust:   adjustCline,
-	Encode:   encodeCline,
-	SetInput: setClineInput,
+	Adjust:    adjustCline,
+	VersionAt: "clineVersion",
+	Encode:    encodeCline,
+	SetInput:  setClineInput,
 }
 
 // adjustCline builds the tool from whichever block the payload carries:
