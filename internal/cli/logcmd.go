@@ -376,6 +376,9 @@ func explainEntry(e *journal.Entry) string {
 	if e.Context != "" {
 		p(", context %q", e.Context)
 	}
+	if e.Message != "" {
+		p(", message %q", e.Message)
+	}
 	if e.Rewrite {
 		p(", tool input rewritten")
 	}
