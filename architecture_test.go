@@ -32,7 +32,7 @@ var layers = map[string][]string{
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/install":   {"internal/provider"},
 	"internal/seen":      {},
-	"internal/journal":   {"internal/private"}, // the decision log: records in, records out; cli builds them
+	"internal/journal":   {"internal/private", "internal/wire"}, // the decision log: records in, records out; cli builds them
 	"internal/private":   {},                   // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},

@@ -15,7 +15,6 @@
 package journal
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/private"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -236,21 +236,6 @@ func Encode(e *Entry, redact []string) []byte {
 	return append(line, '\n')
 }
 
-func marshal(e *Entry) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // a command's && stays readable
-	if err := enc.Encode(e); err != nil {
-		// Only an invalid tool_input could do this; the record goes
-		// without it.
-		e.ToolInput = nil
-		e.Truncated = append(e.Truncated, "tool_input")
-		b.Reset()
-		_ = enc.Encode(e)
-	}
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
 // bound cuts every field to its cap, marking what was cut.
 func (e *Entry) bound(redact []string) {
 	cut := func(name string, s *string, max int) {
@@ -279,8 +264,8 @@ func (e *Entry) bound(redact []string) {
 				}
 			}
 		}
-		q, _ := json.Marshal(Cut(string(in), maxInput))
-		e.ToolInput = q
+		// Only the head is copied: a tool input can be megabytes.
+		e.ToolInput = wire.Quote(cutHead(string(in[:maxInput]), len(in)))
 		e.Truncated = append(e.Truncated, "tool_input")
 	}
 	list := func(name string, l *[]string) {
@@ -361,14 +346,20 @@ func Cut(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	keep := max - 24 // the marker's most
+	return cutHead(s[:max], len(s))
+}
+
+// cutHead is head, the first bytes of a text of total bytes, ended on a
+// character boundary and marked as cut.
+func cutHead(head string, total int) string {
+	keep := len(head) - 24 // the marker's most
 	if keep < 0 {
 		keep = 0
 	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
+	for keep > 0 && !utf8.RuneStart(head[keep]) {
 		keep--
 	}
-	return s[:keep] + fmt.Sprintf("…[+%d bytes]", len(s)-keep)
+	return head[:keep] + fmt.Sprintf("…[+%d bytes]", total-keep)
 }
 
 // Append writes one record line to the log at path with a single write
@@ -381,18 +372,25 @@ func Append(path string, line []byte, max int64, private bool) error {
 	if path == "" {
 		return errors.New("no state folder (neither XDG_STATE_HOME nor HOME is set)")
 	}
+	// The folder is made only when it is missing: on every other call
+	// that is one system call fewer.
 	dir := filepath.Dir(path)
 	if private {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		err := mine(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = os.MkdirAll(dir, 0o700); err == nil {
+				err = mine(dir)
+			}
+		}
+		if err != nil {
 			return err
 		}
-		if err := mine(dir); err != nil {
-			return err
-		}
-	} else {
-		_ = os.MkdirAll(dir, 0o755) // if it fails, so does the open, saying why
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if !private && errors.Is(err, fs.ErrNotExist) {
+		_ = os.MkdirAll(dir, 0o755) // if it fails, so does the open, saying why
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
 	if err != nil {
 		return err
 	}

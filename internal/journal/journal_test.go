@@ -261,3 +261,39 @@ func TestCut(t *testing.T) {
 	assert.True(t, strings.HasSuffix(s, " bytes]"))
 	assert.True(t, json.Valid([]byte(fmt.Sprintf("%q", s))))
 }
+
+// The record is written by hand (encode.go) and read with encoding/json:
+// every field of a full entry comes back as it went in.
+func TestEncodeRoundTrip(t *testing.T) {
+	e := Entry{
+		Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), ID: "id", MS: 1.25, Provider: "cursor", Version: "1.7",
+		Hint: "claude-code", Native: "preToolUse", Event: "before_tool_execute", Tool: "shell", NativeTool: "Shell",
+		Command: "echo \"<&>\"\n\u2028", FilePath: "/f", ToolInput: json.RawMessage("{\n  \"command\": \"ls\"\n}"), Session: "s", Cwd: "/c",
+		Keys: []string{"a", "b"},
+		Detection: &Detection{Provider: "cursor", Hint: "claude-code", Overruled: true, Confidence: "likely", Why: "w",
+			Score: 12, Signals: []string{"+10 x"}, RunnerUp: "claude-code", RunnerUpAt: 8, Doubt: "d"},
+		Configs:  []Config{{Path: "/p", Trust: "allowed"}},
+		NoConfig: "nc",
+		Hooks:    []Hook{{Name: "h", Pos: "/p:1", Events: []string{"*"}, Matcher: "shell", Matched: true, Why: "y"}},
+		Handlers: []string{"h"}, Call: "id", ReusedFrom: "r",
+		Runs: []Run{{Name: "h", Pos: "/p:1", MS: 2.5, Exit: 2, Decision: "deny", Reason: "r", Context: "c", Rewrite: true,
+			Error: "e", TimedOut: true, Async: true, Reused: true}},
+		HandlerErrors: []string{"he"}, Decision: "deny", Reason: "why", Context: "ctx", Message: "m", Stop: true, Rewrite: true,
+		Degraded: []string{"dg"}, Notes: []string{"n"}, Problems: []string{"p"}, Exit: 2, Stdout: "{}", Stderr: "err",
+	}
+	line := marshal(&e)
+	require.True(t, json.Valid(line), "%s", line)
+	require.NotContains(t, string(line), "\n", "one line")
+	var back Entry
+	require.NoError(t, json.Unmarshal(line, &back))
+	assert.JSONEq(t, string(e.ToolInput), string(back.ToolInput))
+	back.ToolInput = e.ToolInput
+	assert.Equal(t, e, back)
+
+	// The empty fields are left out, as omitempty would.
+	min := marshal(&Entry{ID: "x", Decision: "none"})
+	assert.Equal(t, `{"time":"0001-01-01T00:00:00Z","id":"x","ms":0,"decision":"none","exit":0,"stdout":""}`, string(min))
+	// A tool input that is not JSON is kept as text.
+	bad := marshal(&Entry{ID: "x", ToolInput: json.RawMessage(`{"a":`)})
+	assert.Contains(t, string(bad), `"tool_input":"{\"a\":"`)
+}
