@@ -32,8 +32,8 @@ var layers = map[string][]string{
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/install":   {"internal/provider"},
 	"internal/seen":      {},
-	"internal/journal":   {"internal/private", "internal/wire"}, // the decision log: records in, records out; cli builds them
-	"internal/private":   {},                                    // one ownership policy for the state kept across calls (trust records, claims)
+	"internal/journal":   {"internal/private", "internal/wire"},
+	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},
 	"internal/wire":      {},
