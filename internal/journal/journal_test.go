@@ -112,6 +112,15 @@ func TestSecrets(t *testing.T) {
 		{`"git checkout 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39"`, `"git checkout 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39"`},
 		{`{"tool":"token","decision":"deny"}`, `{"tool":"token","decision":"deny"}`},
 		{`"max_tokens=4096"`, `"max_tokens=4096"`},
+		{`"glpat-abcdefghij0123456789"`, `"[redacted]"`},
+		{`"key=AIzaSyA1234567890abcdefghijklmnopqrstu"`, `"key=[redacted]"`},
+		{`"hf_abcdefghijklmnopqrstuvwxyz0123456789"`, `"[redacted]"`},
+		{`"npm_abcdefghijklmnopqrstuvwxyz0123456789"`, `"[redacted]"`},
+		{`"pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0"`, `"[redacted]"`},
+		{`"ASIAIOSFODNN7EXAMPLE"`, `"[redacted]"`},
+		{`"xoxp-1234-5678-abcdefghij"`, `"[redacted]"`},
+		{`"the password: hunter2 then"`, `"the password: [redacted] then"`},
+		{`{"apikey":"a1","access_key":"a2","private_key":"a3","credentials":"a4","passwd":"a5"}`, `{"apikey":"[redacted]","access_key":"[redacted]","private_key":"[redacted]","credentials":"[redacted]","passwd":"[redacted]"}`},
 	} {
 		got := string(Secrets([]byte(tc.in)))
 		assert.Equal(t, tc.want, got, tc.in)
