@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/journal"
@@ -124,6 +123,7 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 		return 1
 	}
 	slices.Reverse(recs) // oldest first, as a tail: --follow goes on below
+	tab := &table{w: stdout}
 	print := func(rs []*journal.Record) error {
 		if *asJSON {
 			for _, r := range rs {
@@ -133,7 +133,7 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 			}
 			return nil
 		}
-		return table(stdout, rs)
+		return tab.print(rs)
 	}
 	if len(recs) == 0 && !*follow {
 		if _, err := os.Stat(path); err != nil {
@@ -164,10 +164,25 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 	return 0
 }
 
-// table prints records one per line, in columns.
-func table(w io.Writer, rs []*journal.Record) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// rowFormat lays out the table in fixed columns, so that the rows
+// --follow prints one at a time line up with those above them.
+const rowFormat = "%-19s  %-8s  %-16s  %-20s  %-12s  %-8s  %-16s  %s\n"
+
+// table prints records one per line, in columns, under a header the
+// first time.
+type table struct {
+	w      io.Writer
+	header bool
+}
+
+func (t *table) print(rs []*journal.Record) error {
 	for _, r := range rs {
+		if !t.header {
+			t.header = true
+			if _, err := fmt.Fprintf(t.w, rowFormat, "TIME", "ID", "TOOL", "EVENT", "TOOL NAME", "DECISION", "HANDLERS", "DURATION"); err != nil {
+				return err
+			}
+		}
 		e := &r.Entry
 		tool := dash(e.Provider)
 		if e.Version != "" {
@@ -184,11 +199,14 @@ func table(w io.Writer, rs []*journal.Record) error {
 		if len(e.Problems) > 0 {
 			decision += "!" // hookshim itself had a problem: explain says which
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		_, err := fmt.Fprintf(t.w, rowFormat,
 			e.Time.Local().Format("2006-01-02 15:04:05"), short(e.ID), tool, dash(e.Native), dash(e.NativeTool),
 			decision, dash(strings.Join(handlers, ",")), strconv.FormatFloat(e.MS, 'f', 1, 64)+"ms")
+		if err != nil {
+			return err
+		}
 	}
-	return tw.Flush()
+	return nil
 }
 
 func dash(s string) string {
