@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump bench bench-smoke dist
+.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-otel bench bench-smoke dist
 
 # Every target line with a "## " comment is listed; a target name may hold
 # digits (e2e), dots and dashes.
@@ -47,6 +47,9 @@ simulate: build ## run the embedded demo
 
 e2e: ## run hookshim inside the real clients of e2e/versions.json (npm installs into .e2e/; HOOKSHIM_E2E_CLIENTS=a,b to choose)
 	sh e2e/run.sh
+
+e2e-otel: ## ship the decision log through a real OpenTelemetry Collector built from the Go module proxy (deploy/otel/, docs/otel.md)
+	sh e2e/otel/run.sh
 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh
