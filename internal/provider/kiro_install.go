@@ -40,6 +40,11 @@ var kiroInstall = &Install{
 		{"", "Kiro IDE 1.x and kiro-cli 3 (its V3 engine; --v3 on 2.13 and later) run these files; kiro-cli 2.x's default engine runs only the hooks in an agent's JSON: add {\"command\": \"hookshim run --provider kiro\"} to its hooks.agentSpawn, userPromptSubmit, preToolUse, postToolUse and stop by hand"},
 	},
 	Homes: []string{".kiro"},
+	// Kiro loads every hook file of .kiro/hooks.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "*.json", Format: &kiroFormat},
+		{Scope: ScopeUser, Dir: ".kiro/hooks", File: "*.json", Format: &kiroFormat},
+	},
 }
 
 var kiroFormat = Format{
