@@ -49,7 +49,7 @@ func sources(env install.Env, p *provider.Provider, scope provider.Scope) ([]sou
 		if err != nil {
 			return nil, err
 		}
-		if !strings.Contains(t.File, "*") {
+		if !strings.Contains(t.Dir+t.File, "*") {
 			add(path, t)
 			continue
 		}
@@ -128,8 +128,10 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 }
 
 func matcherOf(e gjson.Result) string {
-	if m := e.Get("matcher"); m.Type == gjson.String {
-		return m.Str
+	for _, k := range []string{"matcher", "match"} {
+		if m := e.Get(k); m.Type == gjson.String {
+			return m.Str
+		}
 	}
 	return ""
 }

@@ -37,7 +37,7 @@ var (
 	// Timeouts: the unit of "timeout" is the tool's (Format.TimeoutUnit).
 	timeoutKeys = []string{"timeout", "timeoutSec", "timeout_ms"}
 	// Keys with a place in the entry or its handler.
-	mappedKeys = []string{"type", "matcher", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "env"}
+	mappedKeys = []string{"type", "matcher", "match", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "working_directory", "env"}
 )
 
 // translate turns one native entry of p into a Hook Interchange entry
@@ -96,8 +96,8 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if unix == hookshimScript || install.IsHookshim(unix) || (windows != "" && install.IsHookshim(windows)) {
 		return e, "", true
 	}
-	if t := entryObj.Get("type"); t.Exists() && t.Str != "command" {
-		return e, fmt.Sprintf("a %s hook: hookshim runs command hooks only", t.String()), false
+	if t := entryObj.Get("type"); t.Exists() && t.Str != "command" && f.EventKey != "type" {
+		return e, fmt.Sprintf("its type is %s: hookshim runs command hooks only", quote(t.String())), false
 	}
 	if strings.TrimSpace(unix) == "" {
 		return e, "it has no command", false
@@ -145,8 +145,11 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if secs, ok := timeoutOf(entryObj, n.entry, f); ok {
 		h.raw("timeout", secs)
 	}
-	if v := entryObj.Get("cwd"); v.Type == gjson.String {
-		h.str("cwd", v.Str)
+	for _, k := range []string{"cwd", "working_directory"} {
+		if v := entryObj.Get(k); v.Type == gjson.String {
+			h.str("cwd", v.Str)
+			break
+		}
 	}
 	if v := entryObj.Get("env"); v.IsObject() && allStrings(v) {
 		h.raw("env", v.Raw)
@@ -231,8 +234,8 @@ var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // toolMatcher translates a tool matcher: exact names to canonical tool
 // names (a name outside the tool's table stays as it is: the config
 // matches it against the native name); a regular expression to the
-// canonical names of the tool's known tools it matches, plus the
-// expression itself as a pattern, which the config tries on the native
+// canonical names whose native names it all matches, plus the expression
+// itself as a pattern, which the config tries on the native
 // name, unanchored as most tools do (Copilot CLI anchors: so does the
 // pattern).
 func toolMatcher(p *provider.Provider, m string) (string, error) {
@@ -245,7 +248,8 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 			names = append(names, n)
 		}
 	}
-	if plainMatcher().MatchString(m) {
+	glob := p.Install != nil && p.Install.GlobMatcher
+	if plainMatcher().MatchString(m) && !(glob && strings.ContainsAny(m, "*?[")) {
 		for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			if n = strings.TrimSpace(n); n != "" {
 				addName(n)
@@ -254,15 +258,27 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 		return list(names, ""), nil
 	}
 	expr := m
-	if p.Install != nil && p.Install.AnchoredMatcher {
+	switch {
+	case glob:
+		expr = globRegexp(m)
+	case p.Install != nil && p.Install.AnchoredMatcher:
 		expr = "^(?:" + m + ")$"
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return "", fmt.Errorf("its matcher %q is not a regular expression hookshim can read (RE2): write the entry's matcher by hand", m)
 	}
+	// A canonical name stands for every native name renamed to it: it is
+	// added only when the expression matches all of them, so that the
+	// matcher selects no more of the tool's own tools than it did.
 	for _, t := range p.Tools {
-		if re.MatchString(t.From) {
+		all := true
+		for _, u := range p.Tools {
+			if u.To == t.To && !re.MatchString(u.From) {
+				all = false
+			}
+		}
+		if all && t.To != "" {
 			addName(t.From)
 		}
 	}
@@ -320,4 +336,27 @@ func allStrings(v gjson.Result) bool {
 		return ok
 	})
 	return ok
+}
+
+// globRegexp is the regular expression of a GlobMatcher matcher: a
+// full-match expression after re:, else a shell glob, both
+// case-insensitive.
+func globRegexp(m string) string {
+	if re, ok := strings.CutPrefix(m, "re:"); ok {
+		return "(?i)^(?:" + re + ")$"
+	}
+	var b strings.Builder
+	b.WriteString("(?i)^")
+	for _, r := range m {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return b.String()
 }

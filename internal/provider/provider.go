@@ -294,6 +294,10 @@ type Install struct {
 	// against the whole tool name (^(?:…)$), not anywhere in it.
 	AnchoredMatcher bool
 
+	// GlobMatcher: a matcher is a case-insensitive shell glob, or after
+	// re: a regular expression matched against the whole name.
+	GlobMatcher bool
+
 	// SharedDir: the project-scope folder is a convention several tools
 	// share (.agents/ holds skills and other tools' plugins), so only the
 	// hook file itself shows that the project uses this tool (install --all).
