@@ -82,7 +82,12 @@ type ConfigError struct {
 	Err  error
 }
 
-func (e *ConfigError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *ConfigError) Error() string {
+	if msg := e.Err.Error(); strings.HasPrefix(msg, e.Path) {
+		return msg // a config error names the file already
+	}
+	return e.Path + ": " + e.Err.Error()
+}
 
 // Unwrap gives the reason.
 func (e *ConfigError) Unwrap() error { return e.Err }
