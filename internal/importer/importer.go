@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -166,6 +167,12 @@ func Make(opts Options) (*Plan, error) {
 			continue
 		}
 		pl.Files = append(pl.Files, opts.Env.Display(src.path))
+		for _, n := range natives {
+			// Scripts are also read from a second folder.
+			if d := filepath.ToSlash(filepath.Dir(n.file)); n.script != "" && !slices.Contains(pl.Files, d) {
+				pl.Files = append(pl.Files, d)
+			}
+		}
 		if f := src.target.Format; f.Ignored != "" && f.TopLevel {
 			if b, err := os.ReadFile(src.path); err == nil {
 				if g, err := install.StandardJSON(string(b)); err == nil && g.Get(f.Ignored).IsObject() {
