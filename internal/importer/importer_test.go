@@ -128,3 +128,35 @@ func TestGlobRegexp(t *testing.T) {
 	assert.Equal(t, `(?i)^a\.b.$`, globRegexp("a.b?"))
 	assert.Equal(t, `(?i)^(?:x|y)$`, globRegexp("re:x|y"))
 }
+
+// Every tool event of every tool import reads has a matcher that is the
+// tool's kind of tool, or none: normalizing an empty payload names it.
+func TestImpliedTools(t *testing.T) {
+	want := map[string]string{
+		"cursor/beforeShellExecution": `"shell"`,
+		"cursor/beforeReadFile":       `"file_read"`,
+		"cursor/afterFileEdit":        `"file_edit"`,
+		"cursor/beforeMCPExecution":   `{"pattern": "^mcp__"}`,
+		"cursor/preToolUse":           ``,
+		"windsurf/pre_run_command":    `"shell"`,
+		"windsurf/post_read_code":     `"file_read"`,
+		"windsurf/pre_mcp_tool_use":   `{"pattern": "^mcp__"}`,
+		"claude-code/PreToolUse":      ``,
+		"gemini-cli/BeforeTool":       ``,
+	}
+	for _, p := range provider.All {
+		if Check(p) != nil {
+			continue
+		}
+		for i := range p.Events {
+			spec := &p.Events[i]
+			got := impliedTool(p, spec)
+			if w, ok := want[p.ID+"/"+spec.Native]; ok {
+				assert.Equal(t, w, got, "%s %s", p.ID, spec.Native)
+			}
+			if !spec.Canonical.IsTool() {
+				assert.Empty(t, got, "%s %s", p.ID, spec.Native)
+			}
+		}
+	}
+}
