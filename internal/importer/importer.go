@@ -37,6 +37,10 @@ type Options struct {
 	From   *provider.Provider
 	Scope  provider.Scope
 	Config string // the .openhook.json to write
+
+	// After, when set, is a plan of the same config not written yet
+	// (import --all --dry-run): this one starts from its result.
+	After *Plan
 }
 
 // Plan is what an import would do.
@@ -137,11 +141,21 @@ func Make(opts Options) (*Plan, error) {
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
-	doc, err := install.EditJSONC(strings.TrimPrefix(string(old), "\uFEFF"), Skeleton)
+	if opts.After != nil {
+		// On top of another plan, not written yet: the change shown is
+		// the two together.
+		pl.Old, pl.OldExists = opts.After.Old, opts.After.OldExists
+		old = opts.After.Old
+		if opts.After.New != nil {
+			old = opts.After.New
+		}
+	}
+	text, bom := strings.CutPrefix(string(old), "\uFEFF")
+	doc, err := install.EditJSONC(text, Skeleton)
 	if err != nil {
 		return nil, &ConfigError{Path: opts.Config, Err: err}
 	}
-	if pl.OldExists {
+	if len(old) > 0 {
 		if _, err := config.Parse(opts.Config, old); err != nil {
 			return nil, &ConfigError{Path: opts.Config, Err: err}
 		}
@@ -208,8 +222,14 @@ func Make(opts Options) (*Plan, error) {
 		}
 	}
 	pl.New = []byte(doc.Text())
-	if !pl.OldExists && pl.Added == 0 {
+	if bom {
+		pl.New = append([]byte("\uFEFF"), pl.New...)
+	}
+	if len(old) == 0 && pl.Added == 0 {
 		pl.New = nil // nothing to write: no config either
+		if opts.After != nil {
+			pl.New = opts.After.New
+		}
 		return pl, nil
 	}
 	if _, err := config.Parse(opts.Config, pl.New); err != nil {
