@@ -219,6 +219,12 @@ func Make(opts Options) (*Plan, error) {
 			have.add(p.ID, e)
 			pl.Added++
 			pl.Losses = append(pl.Losses, e.losses...)
+			if opts.Scope == provider.ScopeUser && relative(e.command) {
+				// The tool runs user hooks in the session's folder;
+				// hookshim runs a config's commands in its folder.
+				pl.Losses = append(pl.Losses, fmt.Sprintf("%s: %s %s: a relative command runs from %s under hookshim, not from the session's folder: make it absolute",
+					n.file, n.event, quote(e.command), opts.Env.Display(filepath.Dir(opts.Config))))
+			}
 		}
 	}
 	pl.New = []byte(doc.Text())
@@ -302,4 +308,10 @@ func nativeKey(dialect, cmd, native, matcher string) string {
 
 func canonKey(dialect, cmd, canonical string) string {
 	return "c\x00" + dialect + "\x00" + cmd + "\x00" + canonical
+}
+
+// relative reports whether a command's program is a relative path.
+func relative(command string) bool {
+	first := strings.Trim(strings.SplitN(strings.TrimSpace(command), " ", 2)[0], `"'`)
+	return strings.HasPrefix(first, "./") || strings.HasPrefix(first, "../")
 }

@@ -190,6 +190,8 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	out := &object{}
 	if name := n.entry.Get("name"); name.Type == gjson.String && name.Str != "" {
 		out.str("name", name.Str)
+	} else {
+		out.str("name", nameOf(p, n.event, unix))
 	}
 	out.str("event", e.event)
 	if matcher != "" {
@@ -359,4 +361,26 @@ func globRegexp(m string) string {
 	}
 	b.WriteString("$")
 	return b.String()
+}
+
+// nameOf names an imported entry that has no name, for messages, logs
+// and HOOKSHIM_SKIP: the tool, the native event and the script it runs
+// (the first word that is a path, else the program), e.g.
+// claude-code/PreToolUse/no-rm.sh.
+func nameOf(p *provider.Provider, native, command string) string {
+	words := strings.Fields(command)
+	script := ""
+	for _, w := range words {
+		w = strings.Trim(w, `"'`)
+		if strings.Contains(w, "/") {
+			script = w
+			break
+		}
+	}
+	if script == "" && len(words) > 0 {
+		script = strings.Trim(words[0], `"'`)
+	}
+	script = script[strings.LastIndex(script, "/")+1:]
+	// HOOKSHIM_SKIP is a comma-separated list of names.
+	return strings.ReplaceAll(p.ID+"/"+native+"/"+script, ",", "_")
 }
