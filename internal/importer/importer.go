@@ -300,7 +300,9 @@ func (have imported) has(id string, e entry) bool {
 	return have[nativeKey(id, e.command, e.native, e.matcher)] || have[canonKey(id, e.command, e.event)]
 }
 
-func (have imported) add(id string, e entry) { have[nativeKey(id, e.command, e.native, e.matcher)] = true }
+func (have imported) add(id string, e entry) {
+	have[nativeKey(id, e.command, e.native, e.matcher)] = true
+}
 
 func nativeKey(dialect, cmd, native, matcher string) string {
 	return "n\x00" + dialect + "\x00" + cmd + "\x00" + native + "\x00" + matcher
