@@ -160,3 +160,26 @@ func TestImpliedTools(t *testing.T) {
 		}
 	}
 }
+
+// Shapes a tool would refuse are read without a panic: what is not an
+// entry is passed over or reported, never imported as something else.
+func TestOddShapes(t *testing.T) {
+	for _, doc := range []string{
+		`{"hooks": []}`,
+		`{"hooks": "none"}`,
+		`{"hooks": {"PreToolUse": "x"}}`,
+		`{"hooks": {"PreToolUse": [1, "x", null, []]}}`,
+		`{"hooks": {"PreToolUse": [{"hooks": [1, {"command": 2}, {"type": "command"}]}]}}`,
+		`{"hooks": {"PreToolUse": [{"matcher": 5, "hooks": [{"command": "./a.sh", "timeout": -3, "env": {"A": 1}}]}]}}`,
+		`[]`,
+		`"text"`,
+	} {
+		env := machine(t, txtar.Parse([]byte("-- project/.claude/settings.json --\n"+doc+"\n")))
+		pl, err := Make(Options{Env: env, From: provider.Claude, Scope: provider.ScopeProject, Config: ConfigPath(env, provider.ScopeProject)})
+		require.NoError(t, err, doc)
+		if pl.New != nil {
+			_, err := config.Parse("x.json", pl.New)
+			require.NoError(t, err, doc)
+		}
+	}
+}

@@ -142,8 +142,15 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 		h.raw("platform", pl.String())
 	}
 	h.str("dialect", p.ID)
-	if secs, ok := timeoutOf(entryObj, n.entry, f); ok {
+	if secs, ok := timeoutOf(f, entryObj, n.entry); ok {
 		h.raw("timeout", secs)
+	} else {
+		for _, k := range timeoutKeys {
+			if v := n.entry.Get(k); v.Exists() {
+				kept.raw(k, v.Raw)
+				loss("its %s %s is not a number of %s: kept under provider_data, hookshim's default applies", k, v.Raw, unitName(f, k))
+			}
+		}
 	}
 	for _, k := range []string{"cwd", "working_directory"} {
 		if v := entryObj.Get(k); v.Type == gjson.String {
@@ -302,33 +309,43 @@ func list(names []string, pattern string) string {
 	return "[" + strings.Join(items, ", ") + "]"
 }
 
-// timeoutOf is the entry's timeout in seconds, as a JSON number.
-func timeoutOf(objs ...any) (string, bool) {
-	f := objs[len(objs)-1].(*provider.Format)
-	for _, o := range objs[:len(objs)-1] {
-		obj := o.(gjson.Result)
+// timeoutOf is the entry's timeout in seconds, as a JSON number: the
+// first positive number of timeoutKeys in the objects.
+func timeoutOf(f *provider.Format, objs ...gjson.Result) (string, bool) {
+	for _, obj := range objs {
 		for _, k := range timeoutKeys {
 			v := obj.Get(k)
 			if v.Type != gjson.Number || v.Float() <= 0 {
 				continue
 			}
-			unit := time.Second
-			switch k {
-			case "timeout":
-				if f.TimeoutUnit != 0 {
-					unit = f.TimeoutUnit
-				}
-			case "timeout_ms":
-				unit = time.Millisecond
-			}
-			secs := v.Float() * float64(unit) / float64(time.Second)
-			if secs == math.Trunc(secs) {
+			secs := v.Float() * float64(timeoutUnit(f, k)) / float64(time.Second)
+			if secs == math.Trunc(secs) && secs < 1<<53 {
 				return strconv.FormatInt(int64(secs), 10), true
 			}
 			return strconv.FormatFloat(secs, 'f', -1, 64), true
 		}
 	}
 	return "", false
+}
+
+// timeoutUnit is the unit of a timeout key: "timeout" is in the tool's
+// unit (Format.TimeoutUnit), timeoutSec in seconds, timeout_ms in
+// milliseconds.
+func timeoutUnit(f *provider.Format, key string) time.Duration {
+	switch {
+	case key == "timeout_ms":
+		return time.Millisecond
+	case key == "timeout" && f.TimeoutUnit != 0:
+		return f.TimeoutUnit
+	}
+	return time.Second
+}
+
+func unitName(f *provider.Format, key string) string {
+	if timeoutUnit(f, key) == time.Millisecond {
+		return "milliseconds"
+	}
+	return "seconds"
 }
 
 func allStrings(v gjson.Result) bool {
