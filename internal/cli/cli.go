@@ -179,6 +179,7 @@ Environment:
 
 Examples:
   hookshim simulate
+  hookshim import --from claude-code && hookshim install --all
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
