@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/stretchr/testify/assert"
@@ -182,4 +183,23 @@ func TestOddShapes(t *testing.T) {
 			require.NoError(t, err, doc)
 		}
 	}
+}
+
+// A config changed between the plan and the write is left as it is now.
+func TestChangedMeanwhile(t *testing.T) {
+	env := machine(t, txtar.Parse([]byte(`-- project/.openhook.json --
+{"spec": "hooks/0.1", "hooks": []}
+-- project/.claude/settings.json --
+{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}]}}
+`)))
+	cfg := ConfigPath(env, provider.ScopeProject)
+	pl, err := Make(Options{Env: env, From: provider.Claude, Scope: provider.ScopeProject, Config: cfg})
+	require.NoError(t, err)
+	meanwhile := `{"spec": "hooks/0.1", "hooks": [], "description": "edited"}`
+	require.NoError(t, os.WriteFile(cfg, []byte(meanwhile), 0o644))
+	_, err = Apply(env, pl)
+	var ce *install.ChangedError
+	require.ErrorAs(t, err, &ce)
+	b, _ := os.ReadFile(cfg)
+	assert.Equal(t, meanwhile, string(b))
 }
