@@ -63,7 +63,7 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	}
 	// A command nested in an object (Kiro's action.command): that object
 	// is the handler.
-	if parent, _, ok := strings.Cut(cmdKeys[0], "."); ok && strings.Contains(cmdKeys[0], ".") {
+	if parent, _, ok := strings.Cut(cmdKeys[0], "."); ok {
 		if a := n.entry.Get(parent); a.IsObject() {
 			entryObj = a
 		}
