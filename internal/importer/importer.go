@@ -181,6 +181,10 @@ func Make(opts Options) (*Plan, error) {
 			continue
 		}
 		pl.Files = append(pl.Files, opts.Env.Display(src.path))
+		if src.target.Scoped != "" && len(natives) > 0 {
+			pl.Losses = append(pl.Losses, fmt.Sprintf("%s: its hooks run %s in %s; in %s they run in every session",
+				opts.Env.Display(src.path), src.target.Scoped, p.Name, filepath.Base(opts.Config)))
+		}
 		for _, n := range natives {
 			// Scripts are also read from a second folder.
 			if d := filepath.ToSlash(filepath.Dir(n.file)); n.script != "" && !slices.Contains(pl.Files, d) {

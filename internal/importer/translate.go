@@ -258,6 +258,10 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 		}
 	}
 	glob := p.Install != nil && p.Install.GlobMatcher
+	if strings.HasPrefix(m, "@") {
+		// Kiro's @server, @server/tool and @builtin.
+		return "", fmt.Errorf("its matcher %q names a group of tools hookshim cannot translate: write the entry's matcher by hand", m)
+	}
 	if plainMatcher().MatchString(m) && !(glob && strings.ContainsAny(m, "*?[")) {
 		for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			if n = strings.TrimSpace(n); n != "" {
