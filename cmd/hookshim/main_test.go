@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/cli"
+	"github.com/hookshim/hookshim/internal/remote"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,15 +19,17 @@ import (
 // scripts (and hookshim's own child processes) can run.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"hookshim":    func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
-		"fakehandler": func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"hookshim":        func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+		"fakehandler":     func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"hookshim-remote": func() { os.Exit(remote.Main(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 
 // TestScripts runs testdata/script/*.txtar against the real binary.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "../../testdata/script",
+		Dir:  "../../testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
 			// and log out of the tests.
