@@ -22,6 +22,7 @@ import (
 type Remote struct {
 	// http
 	URL    string      // where the envelope is POSTed
+	Wrap   string      // a key to send the envelope under ({"input": envelope} for OPA's data API); "" to send it as it is
 	Result string      // a gjson path to the answer inside the response ("result" for OPA's data API); "" for the whole body
 	Header [][2]string // name, value as written: ${VAR} and $VAR are expanded from the environment at call time
 
@@ -56,7 +57,7 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 	r := &Remote{}
 	h.Type, h.Remote = typ, r
 	var urlAt, baseAt gjson.Result
-	known := "type, url, headers, result, allow_http, timeout, timeout_action, async, status_message, dialect"
+	known := "type, url, headers, wrap, result, allow_http, timeout, timeout_action, async, status_message, dialect"
 	if typ == "prompt" {
 		known = "type, prompt, model, base_url, api_key_env, api, headers, allow_http, timeout, timeout_action, status_message"
 	}
@@ -79,6 +80,8 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 			r.AllowHTTP = p.boolean(val, key)
 		case typ == "http" && key == "url":
 			urlAt, r.URL = val, p.str(val, key)
+		case typ == "http" && key == "wrap":
+			r.Wrap = p.str(val, key)
 		case typ == "http" && key == "result":
 			r.Result = p.str(val, key)
 		case typ == "http" && key == "async":
@@ -315,6 +318,7 @@ type Call struct {
 	Hook      string      // the hook's name, for messages
 	URL       string      // where to POST
 	Header    [][2]string // expanded
+	Wrap      string      // http: the key to send the envelope under
 	Result    string      // http: the path of the answer in the response
 	AllowHTTP bool
 	API       string // prompt: OpenAI or Anthropic
@@ -338,6 +342,7 @@ func (c *Call) Encode() []byte {
 		headers[i] = []string{h[0], h[1]}
 	}
 	set("headers", headers)
+	set("wrap", c.Wrap)
 	set("result", c.Result)
 	set("allow_http", c.AllowHTTP)
 	set("api", c.API)
@@ -355,7 +360,7 @@ func DecodeCall(b []byte) (Call, error) {
 	d := gjson.ParseBytes(b)
 	c := Call{
 		Kind: d.Get("kind").Str, Hook: d.Get("hook").Str, URL: d.Get("url").Str,
-		Result: d.Get("result").Str, AllowHTTP: d.Get("allow_http").Bool(),
+		Wrap: d.Get("wrap").Str, Result: d.Get("result").Str, AllowHTTP: d.Get("allow_http").Bool(),
 		API: d.Get("api").Str, Model: d.Get("model").Str, Key: d.Get("key").Str, Prompt: d.Get("prompt").Str,
 	}
 	d.Get("headers").ForEach(func(_, h gjson.Result) bool {

@@ -20,7 +20,7 @@ import (
 // warning of this call.
 func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 	r := h.Remote
-	rc := config.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Result: r.Result, AllowHTTP: r.AllowHTTP}
+	rc := config.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Wrap: r.Wrap, Result: r.Result, AllowHTTP: r.AllowHTTP}
 	for _, kv := range r.Header {
 		rc.Header = append(rc.Header, [2]string{kv[0], c.expand(h, kv[0], kv[1])})
 	}

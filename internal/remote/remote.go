@@ -18,11 +18,13 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -62,12 +64,16 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string)
 	return 0
 }
 
-// Post sends the envelope to an http handler's URL and returns its
-// answer: the response body of a 2xx, or the value at c.Result in it
+// Post sends the envelope to an http handler's URL (under the key c.Wrap,
+// when set: OPA's data API reads {"input": …}) and returns its answer: the response body of a 2xx, or the value at c.Result in it
 // (nothing when that is absent or null: OPA answers {} for an undefined
 // decision). Any other status, a failed connection, a body over MaxBody
 // or a redirect elsewhere is an error.
 func Post(ctx context.Context, c *config.Call, envelope []byte) ([]byte, error) {
+	if c.Wrap != "" {
+		key, _ := json.Marshal(c.Wrap)
+		envelope = slices.Concat([]byte("{"), key, []byte(":"), bytes.TrimSpace(envelope), []byte("}"))
+	}
 	body, err := send(ctx, c, envelope)
 	if err != nil {
 		return nil, err
