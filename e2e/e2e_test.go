@@ -98,11 +98,23 @@ func setup() (string, error) {
 	} else if hookshimBin, err = filepath.Abs(hookshimBin); err != nil {
 		return tmp, err
 	}
+	// http and prompt handlers are sent by hookshim-remote, which hookshim
+	// finds next to itself.
+	if remote := filepath.Join(filepath.Dir(hookshimBin), "hookshim-remote"); !exists(remote) {
+		if err := goBuild(remote, "./cmd/hookshim-remote"); err != nil {
+			return tmp, err
+		}
+	}
 	// `install --help` of a hookshim without the command says "unknown
 	// command"; with it, it prints the flags.
 	out, _ := exec.Command(hookshimBin, "install", "--help").CombinedOutput()
 	installCmd = !strings.Contains(string(out), "unknown command")
 	return tmp, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func goBuild(out, pkg string) error {
