@@ -108,9 +108,10 @@ const maxTries = 8
 
 // Answer reads a model's reply as a command handler's answer: the first
 // JSON object in it (models wrap their answer in ```json fences or put
-// words around it). The answers of Claude Code's prompt hooks are read
-// too: {"ok": false, "reason": …} denies, {"ok": true} has no opinion,
-// and "approve" / "block" are allow / deny.
+// words around it). The answers that prompts written for Claude Code's
+// and Cursor's own prompt hooks ask for are read too: {"ok": false,
+// "reason": …} denies, {"ok": true} has no opinion, and the older
+// "approve" / "block" are allow / deny.
 func Answer(text string) ([]byte, error) {
 	obj, ok := firstObject(text)
 	if !ok {

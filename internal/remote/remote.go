@@ -179,7 +179,7 @@ func explain(u string, err error) error {
 func excerpt(b []byte) string {
 	s := strings.TrimSpace(string(b))
 	if len(s) > 200 {
-		s = s[:200] + "…"
+		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}
 	return oneLine(s)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
@@ -194,4 +195,18 @@ func TestJudgeModelError(t *testing.T) {
 	})
 	_, err := Judge(context.Background(), &config.Call{URL: s.URL, API: config.OpenAI, Prompt: "p"}, nil)
 	require.ErrorContains(t, err, "model not found")
+}
+
+// FuzzAnswer: any reply of a model is an answer or an error, never a panic,
+// and an answer is one JSON object.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{`{"ok": false}`, "```json\n{\"decision\":\"deny\"}\n```", `{{{`, `{"decision": 1}`, "{\"a\":\"\xff\"}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		out, err := Answer(text)
+		if err == nil && !gjson.ValidBytes(out) {
+			t.Fatalf("answer %q of %q is not JSON", out, text)
+		}
+	})
 }
