@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -100,6 +101,15 @@ func (c *call) expand(h *config.Hook, name, value string) string {
 	})
 }
 
+// shellQuote makes the helper's path one word of a command line, as
+// run.command splits it (or the shell reads it).
 func shellQuote(s string) string {
+	if runtime.GOOS == "windows" {
+		// cmd.exe knows double quotes only; a path has none.
+		if strings.ContainsAny(s, " &()^") {
+			return `"` + s + `"`
+		}
+		return s
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
