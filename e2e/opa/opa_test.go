@@ -108,6 +108,41 @@ func TestOPA(t *testing.T) {
 			}
 		})
 	}
+	t.Run("v0 data API", func(t *testing.T) { v0(t, bin, dir, entry, addr) })
+}
+
+// OPA's v0 data API takes the envelope as it is and answers the decision
+// as it is: no wrap, no result; an undefined decision is a 404, which is
+// the handler's failure (docs/teams.md).
+func v0(t *testing.T, bin, dir, entry, addr string) {
+	v0 := strings.NewReplacer("127.0.0.1:8181/v1/", addr+"/v0/", `"wrap": "input", "result": "result", `, "").Replace(entry)
+	require.Contains(t, v0, "/v0/data/hookshim/decision")
+	require.NotContains(t, v0, "wrap")
+	config := filepath.Join(dir, "v0.json")
+	require.NoError(t, os.WriteFile(config, []byte(v0), 0o644))
+	for _, tc := range []struct{ command, stdout, stderr string }{
+		{"rm -rf /", `"permissionDecision":"deny"`, ""},
+		{"ls", "", "answered 404 Not Found"},
+	} {
+		cmd := exec.Command(filepath.Join(bin, "hookshim"), "run", "--provider", "claude-code", "--config", config)
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader(claude(tc.command, "toolu_v0"+tc.command))
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + dir, "XDG_STATE_HOME=" + dir + "/state",
+			"XDG_CONFIG_HOME=" + dir + "/config", "XDG_RUNTIME_DIR=" + dir + "/run"}
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		require.NoError(t, cmd.Run())
+		if tc.stdout == "" {
+			require.Empty(t, stdout.String(), tc.command)
+		} else {
+			require.Contains(t, stdout.String(), tc.stdout, tc.command)
+		}
+		if tc.stderr == "" {
+			require.Empty(t, stderr.String(), tc.command)
+		} else {
+			require.Contains(t, stderr.String(), tc.stderr, tc.command)
+		}
+	}
 }
 
 // block is the first fenced code block of the given language in doc.
