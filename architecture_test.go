@@ -19,25 +19,28 @@ const module = "github.com/hookshim/hookshim/"
 // may import from this module. A call flows down this table; nothing below
 // internal/cli imports it.
 var layers = map[string][]string{
-	"cmd/hookshim":        {"internal/cli"},
+	"cmd/hookshim":       {"internal/cli"},
+	"internal/cli":       nil, // the top: anything below
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/detect":    {"internal/provider", "internal/event"},
+	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
+	"internal/config":    {"internal/event"},
+	"internal/trust":     {"internal/config", "internal/private"},
+	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
+	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
+	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
+	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
+	"internal/install":   {"internal/provider"},
+	"internal/seen":      {},
+	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
+	"internal/event":     {"internal/wire"},
+	"internal/decision":  {},
+	"internal/wire":      {},
+
+	// The program that sends http and prompt handlers: hookshim itself
+	// never links net/http (nethttp_test.go).
 	"cmd/hookshim-remote": {"internal/remote"},
-	"internal/cli":        nil, // the top: anything below
-	"internal/pipeline":   {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
-	"internal/detect":     {"internal/provider", "internal/event"},
-	"internal/normalize":  {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":     {"internal/event"},
-	"internal/trust":      {"internal/config", "internal/private"},
-	"internal/dedupe":     {"internal/config", "internal/event", "internal/wire", "internal/private"},
-	"internal/run":        {"internal/config", "internal/decision", "internal/event", "internal/wire"},
-	"internal/respond":    {"internal/provider", "internal/decision", "internal/event", "internal/run"},
-	"internal/provider":   {"internal/decision", "internal/event", "internal/wire"},
-	"internal/install":    {"internal/provider"},
-	"internal/seen":       {},
-	"internal/private":    {}, // one ownership policy for the state kept across calls (trust records, claims)
-	"internal/event":      {"internal/wire"},
-	"internal/decision":   {},
-	"internal/wire":       {},
-	"internal/remote":     {"internal/config"}, // in hookshim-remote only: hookshim never loads net/http
+	"internal/remote":     {"internal/config"},
 }
 
 // TestArchitecture: every package imports only what its row in
