@@ -19,8 +19,10 @@ import (
 // scripts (and hookshim's own child processes) can run.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"hookshim":        func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
-		"fakehandler":     func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"hookshim":    func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+		"fakehandler": func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+
+		// Sends http and prompt handlers; found in PATH.
 		"hookshim-remote": func() { os.Exit(remote.Main(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
@@ -28,7 +30,8 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar against the real binary.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:  "../../testdata/script",
+		Dir: "../../testdata/script",
+		// serve_test.go: servers for http and prompt handlers.
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
