@@ -210,3 +210,18 @@ func FuzzAnswer(f *testing.F) {
 		}
 	})
 }
+
+// A loop of same-host redirects is followed MaxRedirects times, then
+// fails.
+func TestPostRedirectLoop(t *testing.T) {
+	n := 0
+	var s *httptest.Server
+	s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		n++
+		http.Redirect(w, r, s.URL+"/again", http.StatusTemporaryRedirect)
+	})
+	_, err := post(t, &config.Call{URL: s.URL})
+	require.ErrorContains(t, err, "answered 307 Temporary Redirect")
+	require.Equal(t, MaxRedirects+1, n)
+	require.Equal(t, 3, MaxRedirects)
+}
