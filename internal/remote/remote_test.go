@@ -170,9 +170,9 @@ func TestPrompt(t *testing.T) {
 
 func TestJudgeBothAPIs(t *testing.T) {
 	for _, api := range []string{config.OpenAI, config.Anthropic} {
-		var path, key string
+		var path, key, extra string
 		s := serve(t, func(w http.ResponseWriter, r *http.Request) {
-			path, key = r.URL.Path, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key")
+			path, key, extra = r.URL.Path, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"), r.Header.Get("X-Extra")
 			if api == config.Anthropic {
 				io.WriteString(w, `{"content":[{"type":"text","text":"{\"decision\":\"deny\",\"reason\":\"r\"}"}]}`)
 			} else {
@@ -181,11 +181,13 @@ func TestJudgeBothAPIs(t *testing.T) {
 		})
 		ep, err := (&config.Remote{API: api, BaseURL: s.URL + map[string]string{config.OpenAI: "/v1"}[api]}).Endpoint(func(string) string { return "" })
 		require.NoError(t, err)
-		out, err := Judge(context.Background(), &config.Call{Kind: "prompt", URL: ep.URL, API: api, Model: ep.Model, Key: "k", Prompt: "p $ARGUMENTS"}, []byte(`{}`))
+		out, err := Judge(context.Background(), &config.Call{Kind: "prompt", URL: ep.URL, API: api, Model: ep.Model, Key: "k", Prompt: "p $ARGUMENTS",
+			Header: [][2]string{{"X-Extra", "e"}}}, []byte(`{}`))
 		require.NoError(t, err)
 		require.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(out))
 		require.Equal(t, map[string]string{config.OpenAI: "/v1/chat/completions", config.Anthropic: "/v1/messages"}[api], path)
 		require.Equal(t, map[string]string{config.OpenAI: "Bearer k", config.Anthropic: "k"}[api], key)
+		require.Equal(t, "e", extra, "the handler's headers go along")
 	}
 }
 
