@@ -51,6 +51,7 @@ type Hook struct {
 	Blocking      bool
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
+	Remote        *Remote // what an http or prompt handler sends, and where (remote.go)
 }
 
 // Binding is one event a hook listens to, with its tool matcher.
@@ -406,6 +407,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.fail(v, `"handler" must be an object`)
 		return
 	}
+	if t := v.Get("type").Str; t == "http" || t == "prompt" {
+		p.remote(h, v, t)
+		return
+	}
 	typ := "command"
 	var platform string
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -414,7 +419,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			typ = p.str(val, "type")
 			switch typ {
 			case "command":
-			case "http", "prompt", "agent":
+			case "agent":
 				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:
