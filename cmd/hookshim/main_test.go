@@ -26,12 +26,14 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar against the real binary.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "../../testdata/script",
+		Dir:  "../../testdata/script",
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"tlsserve": tlsServe},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
 			// and log out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
 			env.Setenv("HOOKSHIM_LOG", "")
 			env.Setenv("HOOKSHIM_CONFIG", "")
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir+"/.run")
