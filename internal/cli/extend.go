@@ -317,3 +317,23 @@ func addEntry(data []byte, entry string) ([]byte, error) {
 	out = append(out, `"extends": [`+entry+`],`+sep...)
 	return append(out, data[at:]...), nil
 }
+
+// doctorExtends pulls in what the configs in force extend, as a hook call
+// does (from the cache only), so that their handlers are checked too;
+// an extension that a call could not read is a problem.
+func doctorExtends(r *doctorReport, found []config.Found, getenv func(string) string) {
+	cache, err := extend.DefaultCache(getenv)
+	if err != nil {
+		r.problem(doctorProblem{Area: "extends", Message: oneLine(err.Error()), Fix: "set HOME or XDG_CACHE_HOME"})
+		return
+	}
+	for _, f := range found {
+		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache})
+		if err != nil {
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(err.Error()), Fix: "fix the entry (docs/config.md, \"extends\"); until then every call answers as on_error says"})
+		}
+		for _, u := range rep.Unavailable {
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(u), Fix: "hookshim fetch"})
+		}
+	}
+}

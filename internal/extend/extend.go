@@ -42,6 +42,10 @@ type Options struct {
 	// a hook call: the cache alone is read.
 	Fetch   *Fetcher
 	Refresh bool
+	// Seen, when set, is shared by the configs of one call: a file that
+	// your config and the project's both extend runs once, where first
+	// reached.
+	Seen map[string]bool
 }
 
 // Report is what resolving found, beyond the hooks.
@@ -74,7 +78,11 @@ func Resolve(f *config.File, o Options) (Report, error) {
 	if len(f.Extends) == 0 {
 		return rep, nil
 	}
-	r := &resolver{o: o, root: f, rep: &rep, seen: map[string]bool{}}
+	seen := o.Seen
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	r := &resolver{o: o, root: f, rep: &rep, seen: seen}
 	r.stack = []string{key(f.Path, "")}
 	r.names = []string{f.Path}
 	if err := r.walk(f, f.OnError, "", 1); err != nil {

@@ -105,6 +105,9 @@ func TestResolveErrors(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(next), 0o755))
 		require.NoError(t, os.WriteFile(next, []byte(hooks(ext, "d")), 0o644))
 	}
+	// MaxDepth levels are read; one more is an error (below).
+	_, err := Resolve(load(t, filepath.Join(dir, "deep", "dc.json")), Options{})
+	require.NoError(t, err)
 	for _, c := range []struct{ file, want string }{
 		{"cycle/a.json", "cycle/c.json:2:13: extends cycle: " + dir + "/cycle/a.json → " + dir + "/cycle/b.json → " + dir + "/cycle/c.json → " + dir + "/cycle/a.json"},
 		{"self.json", "self.json:2:13: extends cycle: " + dir + "/self.json → " + dir + "/self.json"},
@@ -145,6 +148,11 @@ func TestResolveCache(t *testing.T) {
 	var u *UnavailableError
 	require.True(t, errors.As(err, &u), "%v", err)
 	require.Contains(t, err.Error(), "strict.json:2:13: extends https://example.com/team.json: not in the cache")
+
+	// Or a fail-closed file, for its entries that name no policy.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "closed.json"), []byte(hooks(`"on_error": "deny", "extends": [{"url": "https://example.com/team.json", "integrity": "`+pin+`"}]`, "own")), 0o644))
+	_, err = Resolve(load(t, filepath.Join(dir, "closed.json")), Options{Cache: cache})
+	require.True(t, errors.As(err, &u), "%v", err)
 
 	// Cached: read from the cache, its hooks run from the extending
 	// file's folder, under its own on_error.
@@ -278,4 +286,43 @@ func TestFetchBounds(t *testing.T) {
 	_, err := (&Fetcher{Client: srv.Client()}).Get(srv.URL + "/big.json")
 	var big *config.TooLargeError
 	require.True(t, errors.As(err, &big), "%v", err)
+}
+
+func TestResolveMaxFiles(t *testing.T) {
+	files := map[string]string{}
+	var list []string
+	for i := 0; i <= MaxFiles; i++ {
+		name := "f" + strings.Repeat("x", i) + ".json"
+		files[name] = hooks("", "h")
+		list = append(list, `"`+name+`"`)
+	}
+	files["root.json"] = hooks(`"extends": [`+strings.Join(list, ", ")+`]`, "own")
+	dir := write(t, files)
+	_, err := Resolve(load(t, filepath.Join(dir, "root.json")), Options{})
+	require.ErrorContains(t, err, "extends pulls in more than 64 files")
+
+	delete(files, "f"+strings.Repeat("x", MaxFiles)+".json")
+	files["root.json"] = hooks(`"extends": [`+strings.Join(list[:MaxFiles], ", ")+`]`, "own")
+	dir = write(t, files)
+	f := load(t, filepath.Join(dir, "root.json"))
+	_, err = Resolve(f, Options{})
+	require.NoError(t, err)
+	require.Len(t, f.Hooks, MaxFiles+1)
+}
+
+// A file that two configs of one call extend runs once.
+func TestResolveSeen(t *testing.T) {
+	dir := write(t, map[string]string{
+		"user.json":    hooks(`"extends": ["team.json"]`, "user"),
+		"project.json": hooks(`"extends": ["team.json"]`, "project"),
+		"team.json":    hooks("", "team"),
+	})
+	seen := map[string]bool{}
+	u, p := load(t, filepath.Join(dir, "user.json")), load(t, filepath.Join(dir, "project.json"))
+	_, err := Resolve(u, Options{Seen: seen})
+	require.NoError(t, err)
+	_, err = Resolve(p, Options{Seen: seen})
+	require.NoError(t, err)
+	require.Equal(t, []string{"team:", "user:"}, names(u))
+	require.Equal(t, []string{"project:"}, names(p))
 }

@@ -14,6 +14,7 @@ import (
 // that names it. An extension that cannot be read is a warning, or, when
 // its on_error is deny, hookshim's failure in fail-closed mode.
 func (c *call) extend(found []config.Found) error {
+	var seen map[string]bool
 	for _, f := range found {
 		if len(f.Extends) == 0 {
 			continue
@@ -22,7 +23,10 @@ func (c *call) extend(found []config.Found) error {
 		if err != nil {
 			c.problem("extends: " + err.Error())
 		}
-		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache})
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache, Seen: seen})
 		c.rec.Notes = append(c.rec.Notes, rep.Notes...)
 		var deny *extend.UnavailableError
 		if errors.As(err, &deny) {

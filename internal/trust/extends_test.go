@@ -68,3 +68,29 @@ func TestPinsExtended(t *testing.T) {
 		require.Equal(t, Allowed, verify())
 	}
 }
+
+// An extended file reached through a link: the file it points at is
+// pinned too, so that editing it revokes the allowance.
+func TestPinsExtendedLink(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "p"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "team.json"), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+	require.NoError(t, os.Symlink("../team.json", filepath.Join(root, "p", "team.json")))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "p", config.FileName), []byte(`{"spec": "hooks/0.1", "extends": ["team.json"]}`), 0o644))
+	f, err := config.Load(filepath.Join(root, "p", config.FileName))
+	require.NoError(t, err)
+	x, err := config.Load(filepath.Join(root, "p", "team.json"))
+	require.NoError(t, err)
+	f.Extended = []*config.File{x}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, "team.json"))
+	require.NoError(t, err)
+	require.Contains(t, Pins(f), Pin{Path: real})
+
+	s := store(t)
+	_, _, err = s.Allow(f)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "team.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"command": "x"}]}`), 0o644))
+	st, _, err := s.Verify(f.Path)
+	require.NoError(t, err)
+	require.Equal(t, Changed, st)
+}

@@ -99,6 +99,11 @@ func Pins(f *config.File) []Pin {
 	for _, x := range f.Extended {
 		if filepath.IsAbs(x.Path) {
 			p.pins = append(p.pins, Pin{Path: x.Path})
+			// A link is pinned by what it holds, not by the file it
+			// points at: that file is pinned too, as it is what is read.
+			if real, err := filepath.EvalSymlinks(x.Path); err == nil && real != x.Path {
+				p.pins = append(p.pins, Pin{Path: real})
+			}
 		}
 		if _, inside := p.resolve(x.Dir, p.root); inside {
 			continue // its hooks were read above
