@@ -337,3 +337,13 @@ func doctorExtends(r *doctorReport, found []config.Found, getenv func(string) st
 		}
 	}
 }
+
+// printRemotes lists, for hookshim trust, the configs f pulls in from
+// URLs: the allowance covers them by their pins, not by path.
+func printRemotes(stdout io.Writer, f *config.File) {
+	for _, x := range f.Extended {
+		if strings.HasPrefix(x.Path, "https://") {
+			fmt.Fprintf(stdout, "  extends %s as pinned (%s)\n", x.Path, config.Integrity(x.Content))
+		}
+	}
+}

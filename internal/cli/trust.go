@@ -197,6 +197,7 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintf(stdout, "  pins file %s\n", p.Path)
 		}
 	}
+	printRemotes(stdout, f)
 	if err != nil {
 		warningf(stderr, "%v", err)
 	}
