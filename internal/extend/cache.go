@@ -53,6 +53,9 @@ func (c Cache) Get(pin string) (content []byte, damaged bool, err error) {
 	if !ok {
 		return nil, false, fmt.Errorf("%q is not a sha256 pin", pin)
 	}
+	if c.Dir == "" {
+		return nil, false, nil // no cache: nothing is cached (never the current folder)
+	}
 	b, err := config.ReadFileMax(c.path(sum), config.MaxFileSize)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -74,6 +77,9 @@ func (c Cache) Get(pin string) (content []byte, damaged bool, err error) {
 // and a rename so that a call reading it never sees half a copy.
 func (c Cache) Put(content []byte) error {
 	sum := sha256.Sum256(content)
+	if c.Dir == "" {
+		return errors.New("no cache folder: set XDG_CACHE_HOME or HOME")
+	}
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
 	}

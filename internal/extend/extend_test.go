@@ -326,3 +326,19 @@ func TestResolveSeen(t *testing.T) {
 	require.Equal(t, []string{"team:", "user:"}, names(u))
 	require.Equal(t, []string{"project:"}, names(p))
 }
+
+// Without a cache folder nothing is read from, or written to, the
+// current folder.
+func TestCacheNone(t *testing.T) {
+	content := []byte(hooks("", "x"))
+	t.Chdir(t.TempDir())
+	sum, _ := config.PinSum(config.Integrity(content))
+	require.NoError(t, os.WriteFile(filepath.Base(Cache{Dir: "/"}.path(sum)), content, 0o600))
+	got, damaged, err := Cache{}.Get(config.Integrity(content))
+	require.NoError(t, err)
+	require.False(t, damaged)
+	require.Nil(t, got)
+	require.Error(t, Cache{}.Put(content))
+	_, err = DefaultCache(func(string) string { return "" })
+	require.Error(t, err)
+}
