@@ -31,13 +31,15 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
-		// serve_test.go: servers for http and prompt handlers.
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst},
+		// serve_test.go: servers for http and prompt handlers;
+		// tlsserve: an https server for extended configs.
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst, "tlsserve": tlsServe},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
 			// and log out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
 			env.Setenv("HOOKSHIM_LOG", "")
 			env.Setenv("HOOKSHIM_CONFIG", "")
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir+"/.run")
