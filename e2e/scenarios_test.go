@@ -166,6 +166,36 @@ var scenarios = []scenario{
 		},
 	},
 	{
+		// A prompt handler: a second mock model, the judge, reads the
+		// event (the envelope in the prompt) and denies the shell call;
+		// hookshim-remote asks it, hookshim answers the client.
+		name: "prompt-judge",
+		hooks: func(r *runDir) []obj {
+			judge, err := mockmodel.Start(mockmodel.Options{Lifetime: r.c.timeout + 30e9,
+				Text: fmt.Sprintf("Verdict:\n```json\n{\"decision\": \"deny\", \"reason\": %q}\n```", tokJudge)})
+			if err != nil {
+				panic(err)
+			}
+			r.judge = judge
+			return []obj{{"name": "judge", "event": "before_tool_execute", "matcher": "shell",
+				"handler": obj{"type": "prompt", "prompt": "Deny every shell command. The event: $ARGUMENTS",
+					"base_url": judge.URL + "/v1", "model": "judge-model", "timeout": 20}}}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			expectBlocked(t, res, tokJudge)
+			asked := false
+			for _, q := range res.r.judge.Requests() {
+				if q.Path == "/v1/chat/completions" && strings.Contains(string(q.Body), "touch marker.txt") &&
+					strings.Contains(string(q.Body), "judge-model") {
+					asked = true
+				}
+			}
+			if !asked {
+				t.Errorf("the judge was not asked about the shell call (requests: %d)", len(res.r.judge.Requests()))
+			}
+		},
+	},
+	{
 		// Handlers that crash, hang or print garbage leave the tool
 		// working: fail-open, never an accidental block.
 		name: "fail-open",
@@ -318,7 +348,9 @@ func expectRan(t *testing.T, res *result, file string) {
 }
 
 // expectBlocked: the call did not run, and the reason (or a part of it)
-// reached the model after it asked for the call.
+// reached the model after it asked for the call; in a client where a
+// block ends the run, the model was not called again and the reason is in
+// hookshim's log.
 func expectBlocked(t *testing.T, res *result, reason string) {
 	t.Helper()
 	if res.exists("marker.txt") {
@@ -327,6 +359,17 @@ func expectBlocked(t *testing.T, res *result, reason string) {
 	at := res.firstToolCall()
 	if at == 0 {
 		t.Errorf("the model never got to ask for the shell call")
+		return
+	}
+	if res.r.c.denyEndsRun {
+		for _, q := range res.requests {
+			if q.Seq > at {
+				t.Errorf("the model was called again (request #%d) after a block that ends the run", q.Seq)
+			}
+		}
+		if !slices.ContainsFunc(res.callsFor("before_tool_execute"), func(c call) bool { return strings.Contains(c.Reason, reason) }) {
+			t.Errorf("the block reason (%q) is not in hookshim's log", reason)
+		}
 		return
 	}
 	if !res.reached(reason, at) {
@@ -410,6 +453,11 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	}
 	r.mock = mock
 	defer mock.Close()
+	defer func() {
+		if r.judge != nil {
+			r.judge.Close()
+		}
+	}()
 	var setup strings.Builder
 	if c.configure != nil {
 		if err := c.configure(r); err != nil {
@@ -454,6 +502,9 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	}
 	for _, n := range res.network {
 		t.Errorf("the client reached beyond 127.0.0.1: %s", n)
+	}
+	for _, p := range res.leftover {
+		t.Errorf("the client left a process running (killed): %s", p)
 	}
 	timings.add(c.name, sc.name, res)
 	checkCalls(t, res, pr)

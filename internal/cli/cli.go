@@ -135,6 +135,14 @@ Usage:
       Never run that config, whatever its content.
   hookshim trust [status] [PATH]
       Show whether a config may run.
+  hookshim extend [--config FILE | --user] PATH|URL
+      Make a config extend another: a path, or an https URL, fetched once
+      and pinned by the SHA-256 of its content (run again to pin a changed
+      URL anew). Default: the nearest .openhook.json, else a new one here.
+  hookshim fetch [--config FILE]
+      Fetch the URLs your config and the project's extend into the cache
+      hook calls read, each checked against its pin: a changed one is
+      refused and the cached copy that matches stays in use.
   hookshim install --provider ID|--all [--scope project|user] [--dir DIR]
                    [--events LIST] [--bin PATH] [--dry-run] [--check]
       Register hookshim in the tool's own hook config, for every event it
@@ -144,6 +152,13 @@ Usage:
       missing or stale (for CI and dotfiles).
   hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
       Remove what install wrote, and nothing else.
+  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--dry-run]
+      Write the hooks a tool already runs, from its own config, into
+      .openhook.json (--scope user: the user config), each run in that
+      tool's dialect, so that every tool runs them. Entries that run
+      hookshim, and entries imported before, are left out; what the
+      config cannot express is kept under provider_data and reported.
+      --all: from every tool whose hook config is found.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
@@ -187,6 +202,7 @@ Environment:
 
 Examples:
   hookshim simulate
+  hookshim import --from claude-code && hookshim install --all
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim log --decision deny --since 1h
   hookshim explain 3f2a9c1e
@@ -210,8 +226,11 @@ var commands = []command{
 	{"allow", cmdAllow},
 	{"deny", cmdDeny},
 	{"trust", cmdTrust},
+	{"extend", cmdExtend},
+	{"fetch", cmdFetch},
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
+	{"import", cmdImport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"log", cmdLog},

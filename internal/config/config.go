@@ -34,6 +34,9 @@ type File struct {
 	Warnings []string // non-fatal problems, with positions
 	Redact   []string // fields of the decision log to keep out of it ("tool_input.password")
 	Content  []byte   // the file's bytes as read, for the trust check's hash
+
+	Extends  []Extension // the "extends" entries, as written (see extends.go)
+	Extended []*File     // the configs they pulled in, once resolved (package extend)
 }
 
 // Hook is one handler bound to one or more canonical events.
@@ -41,6 +44,8 @@ type Hook struct {
 	Name          string
 	Pos           string // file:line, for messages
 	On            []Binding
+	Type          string // the handler type: "command", or one run without a process of its own
+	Dialect       string // the tool whose payload and answer a command handler speaks; "" for the OpenHook envelope
 	Command       string // for this platform
 	Timeout       time.Duration
 	TimeoutAction string // "warn" or "block"
@@ -50,6 +55,7 @@ type Hook struct {
 	Blocking      bool
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
+	Remote        *Remote // what an http or prompt handler sends, and where (remote.go)
 }
 
 // Binding is one event a hook listens to, with its tool matcher.
@@ -114,18 +120,27 @@ func Parse(path string, data []byte) (*File, error) {
 	if err == nil {
 		path = abs
 	}
+	return parse(path, filepath.Dir(path), data)
+}
+
+// parse parses a document named path whose relative paths start at dir.
+func parse(path, dir string, data []byte) (*File, error) {
 	p := &parser{path: path, data: data}
 	content := data
 	data = trimBOM(data)
 	p.data = data
 	if !gjson.ValidBytes(data) {
-		return nil, p.syntaxError()
+		std, ok := standardJSONC(data)
+		if !ok {
+			return nil, p.syntaxError()
+		}
+		data, p.data = std, std
 	}
 	doc := gjson.ParseBytes(data)
 	if !doc.IsObject() {
 		return nil, p.errAt(doc, "the config must be a JSON object")
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), OnError: "allow", Content: content}
+	f := &File{Path: path, Dir: dir, OnError: "allow", Content: content}
 	var version bool
 	var hooks gjson.Result
 	doc.ForEach(func(k, v gjson.Result) bool {
@@ -148,11 +163,13 @@ func Parse(path string, data []byte) (*File, error) {
 			hooks = v
 		case "on_error":
 			f.OnError = p.onError(v)
+		case "extends":
+			f.Extends = p.extends(f, v)
 		case "redact":
 			f.Redact = p.strs(v, "redact")
 		case "$schema", "description":
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, redact, description)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, extends, redact, description)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -161,6 +178,9 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	if !version {
 		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "openhook" or "spec": say which format this file is, e.g. "openhook": "0.1"`}
+	}
+	if !hooks.Exists() && len(f.Extends) > 0 {
+		return f, nil // a file that only extends others
 	}
 	if !hooks.Exists() {
 		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "hooks" array`}
@@ -257,7 +277,7 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	}
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
-	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
+	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
 	hif := v.Get("handler").Exists() || v.Get("event").Exists()
 	oh := v.Get("command").Exists() || v.Get("events").Exists()
 	switch {
@@ -278,10 +298,10 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	if h.Name == "" {
 		h.Name = "hook " + strconv.Itoa(i)
 	}
-	if h.Command == "" && p.err == nil {
-		// A handler type hookshim does not run (http, prompt, agent):
-		// excluded, as the Hook Interchange degradation for llm_evaluated
-		// and http handlers says, with a warning.
+	if h.Type == "" && p.err == nil {
+		// A handler type hookshim does not run: excluded, as the Hook
+		// Interchange degradation for llm_evaluated handlers says, with a
+		// warning.
 		return nil
 	}
 	return h
@@ -313,8 +333,10 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 			matcher = p.matcher(val)
 		case "on_error":
 			h.OnError = p.onError(val)
+		case "dialect":
+			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error, dialect)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -401,6 +423,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.fail(v, `"handler" must be an object`)
 		return
 	}
+	if t := v.Get("type").Str; t == "http" || t == "prompt" {
+		p.remote(h, v, t)
+		return
+	}
 	typ := "command"
 	var platform string
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -409,7 +435,8 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			typ = p.str(val, "type")
 			switch typ {
 			case "command":
-			case "http", "prompt", "agent":
+			case "agent":
+				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:
 				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, http, prompt, agent`, typ))
@@ -440,8 +467,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			h.Async = p.boolean(val, "async")
 		case "status_message":
 			p.str(val, "status_message")
+		case "dialect":
+			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message, dialect)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -449,7 +478,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		return
 	}
 	if typ != "command" {
-		h.Command = ""
+		h.Type, h.Command = "", ""
 		return
 	}
 	if platform != "" {
