@@ -141,6 +141,7 @@ var Codex = &Provider{
 		}
 	},
 	Encode:  encodeCodex,
+	Dialect: codexDialect,
 	Timeout: 30 * time.Second, // what codex_install.go writes
 }
 
@@ -176,4 +177,11 @@ func patchPath(patch string) string {
 // an allow is no opinion.
 func encodeCodex(spec *Spec, v *decision.Verdict) Answer {
 	return claudeStyle{}.encode(spec, v)
+}
+
+// codexDialect: the Claude dialect, read by Codex's own rules for plain stdout.
+var codexDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
+	Read:     claudeReader("Codex", "SessionStart", "UserPromptSubmit"),
 }

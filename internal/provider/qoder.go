@@ -104,7 +104,8 @@ var Qoder = &Provider{
 		{"original_request_name", "original_request_name"},
 		{"image_urls", "image_urls"},
 	}},
-	Adjust: adjustClaudeDialect,
+	Adjust:  adjustClaudeDialect,
+	Dialect: qoderDialect,
 	// Qoder reads decision "deny" on TeammateIdle and TaskCompleted, so
 	// no exit 2 is needed there (unlike Claude Code).
 	Encode: func(spec *Spec, v *decision.Verdict) Answer {
@@ -112,4 +113,11 @@ var Qoder = &Provider{
 	},
 	ProjectDirEnv: []string{"QODER_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what qoder_install.go writes
+}
+
+// qoderDialect: the Claude dialect, read by Qoder CLI's own rules for plain stdout.
+var qoderDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read:     claudeReader("Qoder CLI", "SessionStart", "UserPromptSubmit"),
 }

@@ -128,6 +128,7 @@ var Qwen = &Provider{
 		}
 	},
 	Encode:        encodeQwen,
+	Dialect:       qwenDialect,
 	Timeout:       60 * time.Second, // command hook default (docs: 60000 ms)
 	ProjectDirEnv: []string{"QWEN_PROJECT_DIR"},
 }
@@ -180,4 +181,11 @@ func qwenToolUseID(id string) bool {
 		}
 	}
 	return true
+}
+
+// qwenDialect: the Claude dialect, read by Qwen Code's own rules for plain stdout.
+var qwenDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}, {"timestamp", FromNow}},
+	Read:     claudeReader("Qwen Code", "SessionStart", "UserPromptSubmit"),
 }
