@@ -125,7 +125,7 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	}
 	w.str(f.Cwd, cwd, "working directory")
 	for _, a := range d.Dialect.Always {
-		w.from(a.From, a.To)
+		w.from(a.To, a.From) // {key, source}
 	}
 	if k := d.Dialect.EventKey; k != "" {
 		w.raw(k, wire.Quote(spec.Native))
@@ -137,7 +137,7 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	var input []byte
 	if t := ev.Tool; t != nil {
 		tool = toolName(d, t, w)
-		input = rekey(t.Input, caller.Dialect.InputKeysFor(t.Name), d.Dialect.InputKeysFor(t.Name))
+		input = toolInput(t, caller.Dialect.InputKeysFor(t.Name), d.Dialect.InputKeysFor(t.Name))
 		w.str(f.ToolName, tool, "")
 		w.raw(f.ToolInput, input)
 		w.str(f.ToolCallID, t.CallID, "tool call id")
@@ -336,6 +336,48 @@ func inverse(keep []provider.Renames, canonical string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// toolInput is the tool's input in the dialect's keys: the caller's keys
+// renamed to the canonical ones and those to the dialect's (see rekey),
+// with the command and file path normalization found added under their
+// canonical keys where the caller's input has them elsewhere (Cline's
+// command list, Kiro's read operations).
+func toolInput(t *event.Tool, from, to provider.Renames) []byte {
+	var add [][2]string
+	in := gjson.ParseBytes(t.Input)
+	has := func(canonical string) bool {
+		if in.Get(canonical).Exists() {
+			return true
+		}
+		for _, r := range from {
+			if r.To == canonical && in.Get(r.From).Exists() {
+				return true
+			}
+		}
+		return false
+	}
+	if t.Name == event.ToolShell && t.Command != "" && !has("command") {
+		add = append(add, [2]string{"command", t.Command})
+	}
+	switch t.Name {
+	case event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit:
+		if t.FilePath != "" && !has("file_path") {
+			add = append(add, [2]string{"file_path", t.FilePath})
+		}
+	}
+	if len(add) == 0 {
+		return rekey(t.Input, from, to)
+	}
+	o := &wire.Object{}
+	for _, kv := range add {
+		o.Str(kv[0], kv[1])
+	}
+	in.ForEach(func(k, v gjson.Result) bool {
+		o.Raw(k.Str, []byte(v.Raw))
+		return true
+	})
+	return rekey(o.Close(), from, to)
 }
 
 // rekey renames a tool input's top-level keys: by from (native to

@@ -333,7 +333,55 @@ var cursorDialect = &Dialect{
 	},
 	Env:     Renames{{"CLAUDE_PROJECT_DIR", FromProjectDir}},
 	MCPName: func(_, tool string) string { return "MCP:" + tool },
+	Pick:    pickCursor,
+	Finish:  finishCursor,
 	Read:    readCursor,
+}
+
+// pickCursor sends a shell command, an MCP call and a file read to the
+// events Cursor's own hooks for them are written for
+// (beforeShellExecution and its kin, the documented way to guard them);
+// every other event is the first of its name.
+func pickCursor(ev *event.Event, name event.Name) (string, bool) {
+	if name == event.BeforeToolExecute && ev.Tool != nil {
+		switch {
+		case ev.Tool.MCP != nil:
+			return "beforeMCPExecution", true
+		case ev.Tool.Name == event.ToolShell:
+			return "beforeShellExecution", true
+		case ev.Tool.Name == event.ToolFileRead:
+			return "beforeReadFile", true
+		}
+	}
+	return "", false
+}
+
+// finishCursor writes the split events' own keys (adjustCursor
+// backwards). tool_name and tool_input stay beside them, so that a hook
+// written for preToolUse reads the same call.
+func finishCursor(doc []byte, spec *Spec, ev *event.Event, _ string, input []byte) ([]byte, error) {
+	t := ev.Tool
+	if t == nil {
+		return doc, nil
+	}
+	var err error
+	set := func(k, v string) {
+		if err == nil && v != "" {
+			doc, err = sjson.SetBytes(doc, k, v)
+		}
+	}
+	switch spec.Native {
+	case "beforeShellExecution":
+		set("command", t.Command)
+		set("cwd", ev.Cwd)
+	case "beforeReadFile":
+		set("file_path", t.FilePath)
+	case "beforeMCPExecution":
+		set("tool_name", t.MCP.Tool)
+		set("mcp_server_name", t.MCP.Server)
+		set("tool_input", string(input)) // a JSON string, as Cursor sends it
+	}
+	return doc, err
 }
 
 // readCursor reads an answer by Cursor's contract: exit 2 blocks; exit 0

@@ -21,18 +21,20 @@ type Dialect struct {
 	EventKey string
 
 	// Pick chooses the native event for canonical event name where the
-	// tool has several (Windsurf splits tool events by kind); "" when it
-	// has none. nil takes the first in Events.
-	Pick func(ev *event.Event, name event.Name) string
+	// tool has several (Windsurf and Cursor split tool events by kind):
+	// "" when it has none; ok false (or a nil Pick) takes the first in
+	// Events.
+	Pick func(ev *event.Event, name event.Name) (native string, ok bool)
 
-	// Always are the keys the tool sends on every call beside Fields, and
-	// where their value comes from (see the From constants); a From that
-	// is not one of them names a canonical data field (permission_mode).
+	// Always are the keys the tool sends on every call beside Fields, as
+	// {key, source}: the source is one of the From constants or else
+	// names a canonical data field (permission_mode). A key whose source
+	// the caller did not send is left out, and said.
 	Always Renames
 
 	// Env are the variables the tool sets for its hooks beside
-	// ProjectDirEnv (which get the project folder), with where their
-	// value comes from, as for Always.
+	// ProjectDirEnv (which get the project folder), as {name, source}
+	// like Always.
 	Env Renames
 
 	// Inputs are the tool-input keys that differ from the canonical ones
@@ -175,7 +177,9 @@ func firstNative(pr *Provider, n event.Name) string {
 // canonical event name of ev; "" when pr has none.
 func (pr *Provider) NativeEvent(ev *event.Event, name event.Name) string {
 	if pr.Dialect != nil && pr.Dialect.Pick != nil {
-		return pr.Dialect.Pick(ev, name)
+		if n, ok := pr.Dialect.Pick(ev, name); ok {
+			return n
+		}
 	}
 	return firstNative(pr, name)
 }

@@ -225,26 +225,20 @@ var windsurfDialect = &Dialect{
 
 // pickWindsurf names the split event of a tool call; a tool that is not
 // one of the four kinds has none.
-func pickWindsurf(ev *event.Event, name event.Name) string {
+func pickWindsurf(ev *event.Event, name event.Name) (string, bool) {
 	prefix := "pre_"
 	switch name {
 	case event.BeforeToolExecute:
 	case event.AfterToolExecute, event.ToolUseFailure:
 		prefix = "post_"
-	case event.BeforePrompt:
-		return "pre_user_prompt"
-	case event.AfterAgentResponse:
-		return "post_cascade_response"
-	case event.WorktreeSetup:
-		return "post_setup_worktree"
 	default:
-		return ""
+		return "", false // the first of its name, or none
 	}
 	if ev.Tool == nil {
-		return ""
+		return "", true
 	}
 	if ev.Tool.MCP != nil {
-		return prefix + "mcp_tool_use"
+		return prefix + "mcp_tool_use", true
 	}
 	tool := ev.Tool.Name
 	if tool == event.ToolFileWrite {
@@ -252,10 +246,10 @@ func pickWindsurf(ev *event.Event, name event.Name) string {
 	}
 	for _, r := range windsurfTool {
 		if r.To == tool && r.To != "" {
-			return prefix + r.From
+			return prefix + r.From, true
 		}
 	}
-	return ""
+	return "", true
 }
 
 // finishWindsurf writes tool_info for a tool event.
