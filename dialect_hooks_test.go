@@ -1,0 +1,121 @@
+package hookshim_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	hookshim "github.com/hookshim/hookshim"
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/pipeline"
+	"github.com/stretchr/testify/require"
+)
+
+// hookCases are hooks written the way people write them for their own
+// tool (testdata/hooks), each registered as a dialect handler the way
+// `hookshim import` writes it.
+var hookCases = []struct {
+	file    string
+	dialect string
+	entry   string // the Hook Interchange entry, with COMMAND for the script
+}{
+	{"block-destructive.sh", "claude-code", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"protect-files.sh", "claude-code", `{"event":"before_tool_execute","matcher":{"pattern":"^file_"},"handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"bash_policy.py", "claude-code", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"bash_policy.py", "claude-code", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"session-context.sh", "claude-code", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"gemini-guard.sh", "gemini-cli", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"gemini-guard.sh", "gemini-cli", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"cursor-shell.sh", "cursor", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
+}
+
+// TestDialectHooks runs each hook of testdata/hooks, unchanged, as a
+// dialect handler under every tool's fixture payloads of the events it is
+// registered for, and compares the native answers each tool gets (and
+// what the call noted about the dialect) with testdata/hooks/<hook>.golden.
+func TestDialectHooks(t *testing.T) {
+	for _, tool := range []string{"bash", "jq", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found: the hooks are written in it", tool)
+		}
+	}
+	// The hooks read CLAUDE_PROJECT_DIR: only the dialect may set it.
+	for _, v := range []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+		if old, ok := os.LookupEnv(v); ok {
+			os.Unsetenv(v)
+			t.Cleanup(func() { os.Setenv(v, old) })
+		}
+	}
+	dir, err := filepath.Abs("testdata/hooks")
+	require.NoError(t, err)
+	goldens := map[string]*goldenLog{}
+	var order []string
+	for _, hc := range hookCases {
+		g := goldens[hc.file]
+		if g == nil {
+			g = &goldenLog{}
+			goldens[hc.file] = g
+			order = append(order, hc.file)
+		}
+		g.cases = append(g.cases, hc.entry)
+	}
+	for _, file := range order {
+		g := goldens[file]
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			var entries []string
+			for _, e := range g.cases {
+				entries = append(entries, strings.Replace(e, "COMMAND", filepath.Join(dir, file), 1))
+			}
+			doc := `{"spec":"hooks/0.1","hooks":[` + strings.Join(entries, ",") + `]}`
+			f, err := config.Parse(filepath.Join(dir, "openhook.json"), []byte(doc))
+			require.NoError(t, err)
+			configs := []config.Found{{File: f}}
+			var out bytes.Buffer
+			ran := 0
+			for _, s := range hookshim.Samples() {
+				ans, rec := pipeline.Call(s.Raw, nil, func(string) string { return "" },
+					pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Configs: configs})
+				if len(rec.Matched) == 0 {
+					continue
+				}
+				ran++
+				fmt.Fprintf(&out, "== %s/%s (%s -> %s)\n", s.Provider.ID, strings.TrimSuffix(s.Name, ".json"), rec.Native, rec.Canonical)
+				fmt.Fprintf(&out, "exit %d\n", ans.Exit)
+				if len(ans.Stdout) > 0 {
+					fmt.Fprintf(&out, "stdout %s\n", bytes.TrimRight(ans.Stdout, "\n"))
+				}
+				if ans.Stderr != "" {
+					fmt.Fprintf(&out, "stderr %s\n", strings.TrimRight(ans.Stderr, "\n"))
+				}
+				for _, n := range rec.Notes {
+					if strings.HasPrefix(n, "dialect ") {
+						fmt.Fprintf(&out, "note %s\n", n)
+					}
+				}
+				for _, w := range rec.Warnings() {
+					fmt.Fprintf(&out, "warning %s\n", w)
+				}
+			}
+			require.NotZero(t, ran, "no fixture ran %s", file)
+			golden := filepath.Join("testdata/hooks", strings.TrimSuffix(file, filepath.Ext(file))+".golden")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, out.Bytes(), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoErrorf(t, err, "no golden file; run: go test . -run TestDialectHooks -update")
+			require.Equal(t, string(want), out.String(), "%s is out of date; if the change is intended run: go test . -run TestDialectHooks -update", golden)
+		})
+	}
+}
+
+type goldenLog struct {
+	mu    sync.Mutex
+	cases []string
+}
