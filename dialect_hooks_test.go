@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	hookshim "github.com/hookshim/hookshim"
@@ -115,7 +114,4 @@ func TestDialectHooks(t *testing.T) {
 	}
 }
 
-type goldenLog struct {
-	mu    sync.Mutex
-	cases []string
-}
+type goldenLog struct{ cases []string }

@@ -320,7 +320,8 @@ func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
 			return r.From
 		}
 	}
-	if slices.Contains(event.ToolNames, t.Name) {
+	if len(d.Tools) > 0 && slices.Contains(event.ToolNames, t.Name) {
+		// (A tool that names no tools, Windsurf, says the kind in the event.)
 		w.gap("tool " + t.Name + " (no " + d.Name + " tool: sent as " + t.Native + ")")
 	}
 	return t.Native
