@@ -134,9 +134,10 @@ var codeBuddyKeep = Renames{
 	{"name", "name"},
 }
 
-// codebuddyDialect: the Claude dialect, read by CodeBuddy Code's own rules for plain stdout.
+// codebuddyDialect is what a CodeBuddy Code hook reads: Claude's
+// payload and answers.
 var codebuddyDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader("CodeBuddy Code", "SessionStart", "UserPromptSubmit"),
+	Read:     claudeReader{tool: "CodeBuddy Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

@@ -179,9 +179,12 @@ func encodeCodex(spec *Spec, v *decision.Verdict) Answer {
 	return claudeStyle{}.encode(spec, v)
 }
 
-// codexDialect: the Claude dialect, read by Codex's own rules for plain stdout.
+// codexDialect is what a Codex hook reads: the Claude dialect with
+// turn_id; its answers are Claude's, but stdout is not read on exit 2,
+// which needs a reason on stderr, and plain stdout is also context on
+// SubagentStart (output_parser.rs).
 var codexDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
-	Read:     claudeReader("Codex", "SessionStart", "UserPromptSubmit"),
+	Read:     claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read,
 }

@@ -273,33 +273,54 @@ func claudeJoin(a, b string) string {
 var claudeDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader("Claude Code", "SessionStart", "UserPromptSubmit", "UserPromptExpansion", "Setup"),
+	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
+		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
 }
 
 // claudeReader reads an answer in the Claude dialect (hooks reference,
-// "Hook output"): exit 2 blocks with stderr as the reason, whatever stdout
-// says; another non-zero exit is a non-blocking error; exit 0 is JSON, or
-// plain text, which is context on the events named in plain and only
-// shown to the user elsewhere.
-func claudeReader(tool string, plain ...string) func(*Spec, int, []byte, string) (decision.Output, error) {
-	return func(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
-		var o decision.Output
-		switch {
-		case exit == 2:
-			o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
-			return o, nil
-		case exit != 0:
-			return o, exitFailed(tool, exit, stderr)
+// "Hook output"): exit 2 blocks with stderr as the reason; another
+// non-zero exit is a non-blocking error; exit 0 is JSON, or plain text,
+// which is context on the events named in plain and only logged
+// elsewhere.
+type claudeReader struct {
+	tool  string
+	plain []string
+	// anyExitJSON: JSON is read on every exit code (Claude Code from
+	// v2.1.228): with exit 2 its reason is the block's, with another
+	// code the JSON alone decides.
+	anyExitJSON bool
+	// exit2NeedsReason: exit 2 with nothing on stderr is a failed hook,
+	// not a block (Codex, output_parser.rs).
+	exit2NeedsReason bool
+}
+
+func (cr claudeReader) read(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	doc, isJSON := answerObject(stdout)
+	switch {
+	case exit == 2:
+		if cr.exit2NeedsReason && strings.TrimSpace(stderr) == "" {
+			return o, fmt.Errorf("exited 2 without a reason on stderr, which %s reads as a failed hook", cr.tool)
 		}
-		doc, ok := answerObject(stdout)
-		if !ok {
-			if text := strings.TrimSpace(string(stdout)); text != "" && slices.Contains(plain, spec.Native) {
-				o.Context = text
+		reason := stderr
+		if cr.anyExitJSON && isJSON {
+			var j decision.Output
+			if readClaudeJSON(doc, &j) == nil && j.Reason != "" {
+				reason = j.Reason
 			}
-			return o, nil
 		}
-		return o, readClaudeJSON(doc, &o)
+		o.Decision, o.Reason = decision.Deny, orBlocked(reason)
+		return o, nil
+	case exit != 0 && !(cr.anyExitJSON && isJSON):
+		return o, exitFailed(cr.tool, exit, stderr)
 	}
+	if !isJSON {
+		if text := strings.TrimSpace(string(stdout)); text != "" && slices.Contains(cr.plain, spec.Native) {
+			o.Context = text
+		}
+		return o, nil
+	}
+	return o, readClaudeJSON(doc, &o)
 }
 
 // readClaudeJSON reads the Claude dialect's JSON answer into o.

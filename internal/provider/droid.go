@@ -192,9 +192,10 @@ func encodeDroid(spec *Spec, v *decision.Verdict) Answer {
 
 var droidClaude = claudeStyle{explicitAllow: true}
 
-// droidDialect: the Claude dialect, read by Factory Droid's own rules for plain stdout.
+// droidDialect is what a Factory Droid hook reads: Claude's keys with
+// Droid's tool names (Execute, Create, FetchUrl).
 var droidDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader("Factory Droid", "SessionStart", "UserPromptSubmit"),
+	Read:     claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

@@ -115,9 +115,10 @@ var Qoder = &Provider{
 	Timeout:       30 * time.Second, // what qoder_install.go writes
 }
 
-// qoderDialect: the Claude dialect, read by Qoder CLI's own rules for plain stdout.
+// qoderDialect is what a Qoder CLI hook reads: Claude's payload and
+// answers.
 var qoderDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader("Qoder CLI", "SessionStart", "UserPromptSubmit"),
+	Read:     claudeReader{tool: "Qoder CLI", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

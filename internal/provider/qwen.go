@@ -183,9 +183,10 @@ func qwenToolUseID(id string) bool {
 	return true
 }
 
-// qwenDialect: the Claude dialect, read by Qwen Code's own rules for plain stdout.
+// qwenDialect is what a Qwen Code hook reads: Claude's keys with Gemini
+// CLI's tool names and an ISO timestamp.
 var qwenDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}, {"timestamp", FromNow}},
-	Read:     claudeReader("Qwen Code", "SessionStart", "UserPromptSubmit"),
+	Read:     claudeReader{tool: "Qwen Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }
