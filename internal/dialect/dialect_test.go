@@ -85,6 +85,7 @@ func TestToolShapes(t *testing.T) {
 		{provider.Kimi, "Edit", `{"path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
 		{provider.Kiro, "fs_write", `{"path":"/home/dev/shop/notes.txt","old_str":"hello","new_str":"bye","command":"str_replace"}`},
 		{provider.Codex, "apply_patch", `{"file_path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
+		{provider.VSCode, "replace_string_in_file", `{"filePath":"/home/dev/shop/notes.txt","oldString":"hello","newString":"bye"}`},
 	} {
 		c, err := Speak(tc.d, provider.Copilot, ev, now)
 		require.NoError(t, err, tc.d.ID)
@@ -92,7 +93,13 @@ func TestToolShapes(t *testing.T) {
 		require.Equal(t, tc.name, doc.Get("tool_name").Str, tc.d.ID)
 		require.JSONEq(t, tc.keys, doc.Get("tool_input").Raw, tc.d.ID)
 	}
-	c, err := Speak(provider.Claude, provider.Copilot, ev, now)
+	c, err := Speak(provider.Cline, provider.Copilot, ev, now)
+	require.NoError(t, err)
+	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	require.Equal(t, "editor", doc.Get("preToolUse.toolName").Str)
+	require.JSONEq(t, `{"path":"/home/dev/shop/notes.txt","old_text":"hello","new_text":"bye"}`, doc.Get("preToolUse.parameters").Raw)
+
+	c, err = Speak(provider.Claude, provider.Copilot, ev, now)
 	require.NoError(t, err)
 	out, err := c.Read(0, []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow",`+
 		`"updatedInput":{"file_path":"/tmp/x","old_string":"hello","new_string":"bye!"}}}`), "")
@@ -152,7 +159,7 @@ func TestNoSuchDialectOrEvent(t *testing.T) {
 // Every tool with command hooks is a dialect, and each has a reader.
 func TestEveryCommandToolIsADialect(t *testing.T) {
 	for _, id := range []string{"claude-code", "gemini-cli", "codex", "cursor", "copilot-cli", "kiro", "windsurf",
-		"qwen-code", "kimi-code", "factory-droid", "cline", "codebuddy", "qoder"} {
+		"qwen-code", "kimi-code", "factory-droid", "cline", "codebuddy", "qoder", "vscode-copilot", "trae", "devin-cli"} {
 		pr, err := Lookup(id)
 		require.NoError(t, err, id)
 		require.NotNil(t, pr.Dialect.Read, id)

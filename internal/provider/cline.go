@@ -109,8 +109,10 @@ var Cline = &Provider{
 		{"read_file", event.ToolFileRead},
 		{"read_files", event.ToolFileRead},
 		{"write_to_file", event.ToolFileWrite},
-		{"replace_in_file", event.ToolFileEdit},
+		// editor first: a dialect handler gets it for an edit, with
+		// path/old_text/new_text (replace_in_file takes a diff).
 		{"editor", event.ToolFileEdit},
+		{"replace_in_file", event.ToolFileEdit},
 		{"apply_patch", event.ToolFileEdit},
 		{"search_files", event.ToolSearch},
 		{"search_codebase", event.ToolSearch},
