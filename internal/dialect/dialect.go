@@ -72,7 +72,8 @@ var ErrNoEvent = errors.New("no such event")
 func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call, error) {
 	name := ev.Name
 	native := d.NativeEvent(ev, name)
-	if d == caller {
+	own := d == caller && !repicked(d, ev)
+	if own {
 		native = ev.Native
 	}
 	if native == "" && name == event.ToolUseFailure {
@@ -85,7 +86,7 @@ func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call,
 	}
 	spec := d.Spec(native)
 	c := &Call{Native: native}
-	if d == caller {
+	if own {
 		// Its own tool called: the payload as it came, byte for byte.
 		c.Input = [][]byte{ev.Raw}
 	} else {
@@ -111,10 +112,28 @@ func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call,
 	return c, nil
 }
 
+// repicked reports whether the tool's own call is not the event a
+// handler written for it is given: Cursor also sends a shell command as
+// preToolUse, but a Cursor hook for commands is written for
+// beforeShellExecution, and both calls share one answer (the second is a
+// duplicate), so both must ask the hook the same way.
+func repicked(d *provider.Provider, ev *event.Event) bool {
+	if d.Dialect.Pick == nil {
+		return false
+	}
+	n, ok := d.Dialect.Pick(ev, ev.Name)
+	return ok && n != "" && n != ev.Native
+}
+
 // payload writes the dialect's payload for ev in one pass: flat keys into
 // one object, then the few nested ones.
 func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, now time.Time) ([]byte, []string, error) {
 	w := &writer{ev: ev, now: now, native: spec.Native}
+	if d == caller {
+		// Its own call, given as another of its events: what it sends on
+		// every call is in the payload as it came.
+		w.own = ev.Raw
+	}
 	f := d.Fields
 	w.str(f.SessionID, ev.SessionID, "session id")
 	w.str(f.Transcript, ev.TranscriptPath, "transcript path")
@@ -181,6 +200,7 @@ type writer struct {
 	ev     *event.Event
 	now    time.Time
 	native string
+	own    []byte // the tool's own payload, when the dialect's tool called
 	o      wire.Object
 	keys   []string
 	nested []struct {
@@ -227,6 +247,10 @@ func (w *writer) str(path, s, what string) {
 func (w *writer) from(from, key string) {
 	if v := value(w.ev, from, w.now, w.native); v != nil {
 		w.raw(key, v)
+		return
+	}
+	if r := gjson.GetBytes(w.own, key); w.own != nil && r.Exists() {
+		w.raw(key, []byte(r.Raw))
 		return
 	}
 	if !slices.Contains(w.keys, key) {

@@ -234,3 +234,25 @@ func TestReaders(t *testing.T) {
 		require.Equal(t, tc.want, got, name)
 	}
 }
+
+// Cursor's own preToolUse for a shell command reaches a Cursor handler
+// as beforeShellExecution, as the duplicate call Cursor also sends does:
+// both share one answer, so both ask the hook the same way.
+func TestCursorOwnPreToolUse(t *testing.T) {
+	raw := fixture(t, "cursor", "preToolUse-destructive.json")
+	p := gjson.ParseBytes(raw)
+	ev := &event.Event{Provider: "cursor", Native: "preToolUse", Name: event.BeforeToolExecute,
+		SessionID: p.Get("conversation_id").Str, Cwd: "/home/dev/proj", ProjectDir: "/home/dev/proj", Raw: raw,
+		Tool: &event.Tool{Name: event.ToolShell, Native: "Shell", Input: []byte(p.Get("tool_input").Raw),
+			Command: p.Get("tool_input.command").Str}}
+	c, err := Speak(provider.Cursor, provider.Cursor, ev, now)
+	require.NoError(t, err)
+	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	require.Equal(t, "beforeShellExecution", doc.Get("hook_event_name").Str)
+	require.Equal(t, "rm -rf /", doc.Get("command").Str)
+
+	ev.Native = "beforeShellExecution"
+	c, err = Speak(provider.Cursor, provider.Cursor, ev, now)
+	require.NoError(t, err)
+	require.Equal(t, raw, bytes.Join(c.Input, nil))
+}
