@@ -2,17 +2,24 @@ package hookshim_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/dialect"
+	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/pipeline"
+	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 // hookCases are hooks written the way people write them for their own
@@ -115,3 +122,37 @@ func TestDialectHooks(t *testing.T) {
 }
 
 type goldenLog struct{ cases []string }
+
+// TestDialectPayloads speaks every dialect for every sample payload of
+// every tool: each payload is one JSON object naming the dialect's event
+// under its event key, and the tool's own call of the same event is
+// passed through untouched.
+func TestDialectPayloads(t *testing.T) {
+	now := time.Unix(1795593600, 0)
+	for _, s := range hookshim.Samples() {
+		spec := s.Provider.Spec(s.Event)
+		if spec == nil || spec.Canonical == "" {
+			continue
+		}
+		ev := normalize.Event(s.Provider, spec, provider.NewPayload(s.Raw, func(string) string { return "" }))
+		if ev.Name == "" {
+			continue
+		}
+		for _, d := range provider.Commanded() {
+			c, err := dialect.Speak(d, s.Provider, ev, now)
+			if errors.Is(err, dialect.ErrNoEvent) {
+				continue
+			}
+			name := d.ID + " for " + s.Provider.ID + "/" + s.Name
+			require.NoError(t, err, name)
+			doc := bytes.Join(c.Input, nil)
+			require.True(t, json.Valid(doc) && gjson.ParseBytes(doc).IsObject(), "%s: not one JSON object: %s", name, doc)
+			switch k := d.Dialect.EventKey; {
+			case d == s.Provider && c.Native == ev.Native:
+				require.Equal(t, s.Raw, doc, name)
+			case k != "":
+				require.Equal(t, c.Native, gjson.GetBytes(doc, k).Str, name)
+			}
+		}
+	}
+}
