@@ -85,6 +85,9 @@ func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call,
 		return nil, fmt.Errorf("%s has no event for %s: %w", d.Name, name, ErrNoEvent)
 	}
 	spec := d.Spec(native)
+	if spec == nil {
+		return nil, fmt.Errorf("%s has no event %q", d.Name, native)
+	}
 	c := &Call{Native: native}
 	if own {
 		// Its own tool called: the payload as it came, byte for byte.
@@ -312,7 +315,11 @@ func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
 	var env []string
 	if ev.ProjectDir != "" {
 		for _, name := range d.ProjectDirEnv {
-			env = append(env, name+"="+ev.ProjectDir)
+			if _, own := d.Dialect.Env.Get(name); !own {
+				// (Gemini CLI's GEMINI_CWD tells the project folder when
+				// read, but is set to the working directory.)
+				env = append(env, name+"="+ev.ProjectDir)
+			}
 		}
 	}
 	for _, e := range d.Dialect.Env {

@@ -256,3 +256,67 @@ func TestCursorOwnPreToolUse(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, raw, bytes.Join(c.Input, nil))
 }
+
+// MCP tools, file reads, the keys derived from the clock and the
+// project, and the variables each tool sets, as docs/dialects.md says.
+func TestNamesDerivedAndVariables(t *testing.T) {
+	mcp := &event.Event{Provider: "claude-code", Native: "PreToolUse", Name: event.BeforeToolExecute,
+		SessionID: "s", Cwd: "/p", ProjectDir: "/p",
+		Tool: &event.Tool{Name: "mcp__github__create_issue", Native: "mcp__github__create_issue",
+			MCP: &event.MCP{Server: "github", Tool: "create_issue"}, Input: []byte(`{"title":"x"}`)}}
+	read := &event.Event{Provider: "claude-code", Native: "PreToolUse", Name: event.BeforeToolExecute,
+		SessionID: "s", Cwd: "/p", ProjectDir: "/p",
+		Tool: &event.Tool{Name: event.ToolFileRead, Native: "Read", FilePath: "/p/.env", Input: []byte(`{"file_path":"/p/.env"}`)}}
+	prompt := "fix it"
+	submit := &event.Event{Provider: "claude-code", Native: "UserPromptSubmit", Name: event.BeforePrompt,
+		SessionID: "s", Cwd: "/p", ProjectDir: "/p", Prompt: &prompt,
+		Fields: []event.Field{{Key: "turn_id", Value: []byte(`"t1"`)}}}
+	payload := func(d *provider.Provider, ev *event.Event) (gjson.Result, []string) {
+		c, err := Speak(d, provider.Claude, ev, now)
+		require.NoError(t, err, d.ID)
+		return gjson.ParseBytes(bytes.Join(c.Input, nil)), c.Env
+	}
+	iso := now.UTC().Format("2006-01-02T15:04:05.000Z")
+
+	doc, _ := payload(provider.Gemini, mcp)
+	require.Equal(t, "mcp_github_create_issue", doc.Get("tool_name").Str)
+	require.JSONEq(t, `{"server_name":"github","tool_name":"create_issue"}`, doc.Get("mcp_context").Raw)
+	require.Equal(t, iso, doc.Get("timestamp").Str)
+	doc, _ = payload(provider.Cursor, mcp)
+	require.Equal(t, "beforeMCPExecution", doc.Get("hook_event_name").Str)
+	require.Equal(t, "create_issue", doc.Get("tool_name").Str)
+	require.Equal(t, "github", doc.Get("mcp_server_name").Str)
+	require.Equal(t, `{"title":"x"}`, doc.Get("tool_input").Str)
+	doc, _ = payload(provider.Kiro, mcp)
+	require.Equal(t, "@github/create_issue", doc.Get("tool_name").Str)
+	doc, _ = payload(provider.Codex, mcp)
+	require.Equal(t, "mcp__github__create_issue", doc.Get("tool_name").Str)
+
+	doc, _ = payload(provider.Kiro, read)
+	require.Equal(t, "fs_read", doc.Get("tool_name").Str)
+	require.JSONEq(t, `{"operations":[{"mode":"Line","path":"/p/.env"}]}`, doc.Get("tool_input").Raw)
+	doc, _ = payload(provider.Cursor, read)
+	require.Equal(t, "beforeReadFile", doc.Get("hook_event_name").Str)
+	require.Equal(t, "/p/.env", doc.Get("file_path").Str)
+	doc, _ = payload(provider.Windsurf, read)
+	require.Equal(t, "pre_read_code", doc.Get("agent_action_name").Str)
+	require.Equal(t, "/p/.env", doc.Get("tool_info.file_path").Str)
+	require.Equal(t, iso, doc.Get("timestamp").Str)
+
+	doc, _ = payload(provider.Qwen, submit)
+	require.Equal(t, iso, doc.Get("timestamp").Str)
+	doc, _ = payload(provider.Copilot, submit)
+	require.Equal(t, now.UnixMilli(), doc.Get("timestamp").Int())
+	require.Equal(t, "s", doc.Get("sessionId").Str)
+	doc, _ = payload(provider.Codex, submit)
+	require.Equal(t, "t1", doc.Get("turn_id").Str)
+	doc, env := payload(provider.Kiro, submit)
+	require.Equal(t, "userPromptSubmit", doc.Get("hook_event_name").Str)
+	require.Contains(t, env, "USER_PROMPT=fix it")
+	doc, env = payload(provider.Cursor, submit)
+	require.Equal(t, "t1", doc.Get("generation_id").Str)
+	require.Equal(t, `["/p"]`, doc.Get("workspace_roots").Raw)
+	require.Equal(t, []string{"CURSOR_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p"}, env)
+	_, env = payload(provider.Gemini, submit)
+	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
+}
