@@ -26,18 +26,18 @@ import (
 // tool (testdata/hooks), each registered as a dialect handler the way
 // `hookshim import` writes it.
 var hookCases = []struct {
-	file    string
-	dialect string
-	entry   string // the Hook Interchange entry, with COMMAND for the script
+	file  string
+	entry string // the Hook Interchange entry, with COMMAND for the script
 }{
-	{"block-destructive.sh", "claude-code", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
-	{"protect-files.sh", "claude-code", `{"event":"before_tool_execute","matcher":{"pattern":"^file_"},"handler":{"command":"COMMAND","dialect":"claude-code"}}`},
-	{"bash_policy.py", "claude-code", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
-	{"bash_policy.py", "claude-code", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
-	{"session-context.sh", "claude-code", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
-	{"gemini-guard.sh", "gemini-cli", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
-	{"gemini-guard.sh", "gemini-cli", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
-	{"cursor-shell.sh", "cursor", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
+	// Matchers in Claude's own tool names, as in .claude/settings.json.
+	{"block-destructive.sh", `{"event":"before_tool_execute","matcher":"Bash","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"protect-files.sh", `{"event":"before_tool_execute","matcher":{"pattern":"^(Read|Edit|MultiEdit|Write)$"},"handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"bash_policy.py", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"bash_policy.py", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"session-context.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"gemini-guard.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"gemini-guard.sh", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"cursor-shell.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 }
 
 // TestDialectHooks runs each hook of testdata/hooks, unchanged, as a

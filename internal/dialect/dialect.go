@@ -333,29 +333,37 @@ func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
 	return env
 }
 
-// toolName is the tool's name in the dialect: the caller's own name when
-// the dialect uses it for the same tool, else the dialect's first name
-// for the canonical one; an MCP tool by the dialect's rule.
-func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
+// ToolName is the tool's name in the dialect d: the caller's own name
+// when the dialect uses it for the same tool, else the dialect's first
+// name for the canonical one, an MCP tool by the dialect's rule; ok is
+// false when the dialect has no name for it (the caller's is returned).
+func ToolName(d *provider.Provider, t *event.Tool) (name string, ok bool) {
 	if t.MCP != nil {
-		if d.Dialect.MCPName != nil {
-			return d.Dialect.MCPName(t.MCP.Server, t.MCP.Tool)
+		if d.Dialect != nil && d.Dialect.MCPName != nil {
+			return d.Dialect.MCPName(t.MCP.Server, t.MCP.Tool), true
 		}
-		return event.MCPName(t.MCP.Server, t.MCP.Tool)
+		return event.MCPName(t.MCP.Server, t.MCP.Tool), true
 	}
 	if c, ok := d.Tools.Get(t.Native); ok && c == t.Name {
-		return t.Native
+		return t.Native, true
 	}
 	for _, r := range d.Tools {
 		if r.To == t.Name {
-			return r.From
+			return r.From, true
 		}
 	}
-	if len(d.Tools) > 0 && slices.Contains(event.ToolNames, t.Name) {
+	return t.Native, false
+}
+
+// toolName is ToolName, noting a tool of the vocabulary the dialect has
+// no name for.
+func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
+	name, ok := ToolName(d, t)
+	if !ok && len(d.Tools) > 0 && slices.Contains(event.ToolNames, t.Name) {
 		// (A tool that names no tools, Windsurf, says the kind in the event.)
 		w.gap("tool " + t.Name + " (no " + d.Name + " tool: sent as " + t.Native + ")")
 	}
-	return t.Native
+	return name
 }
 
 // inverse finds the native key of a canonical data field in a Keep table.

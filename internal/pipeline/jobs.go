@@ -72,3 +72,29 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 	}
 	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
 }
+
+// matches reports whether the hook runs for this call. A dialect
+// handler's matcher is also tried on the dialect's name of the tool: a
+// Claude Code hook registered for "Bash" runs for Gemini CLI's
+// run_shell_command, as it would for Claude's own Bash.
+func (c *call) matches(h *config.Hook) bool {
+	if h.Matches(c.ev) {
+		return true
+	}
+	t := c.ev.Tool
+	if h.Dialect == "" || t == nil {
+		return false
+	}
+	d, err := dialect.Lookup(h.Dialect)
+	if err != nil {
+		return false
+	}
+	name, ok := dialect.ToolName(d, t)
+	if !ok || name == t.Native {
+		return false
+	}
+	ev, tool := *c.ev, *t
+	tool.Native = name
+	ev.Tool = &tool
+	return h.Matches(&ev)
+}
