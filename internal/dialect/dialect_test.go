@@ -320,3 +320,25 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	_, env = payload(provider.Gemini, submit)
 	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
 }
+
+// A tool's output reaches a handler of another tool as the caller sent
+// it; a failure, where the dialect has no failure event, as its
+// after-tool event's error.
+func TestToolOutputAsSent(t *testing.T) {
+	out := []byte(`{"llmContent":"ok","returnDisplay":"ok"}`)
+	ev := &event.Event{Provider: "gemini-cli", Native: "AfterTool", Name: event.AfterToolExecute, SessionID: "s", Cwd: "/p",
+		Tool: &event.Tool{Name: event.ToolShell, Native: "run_shell_command", Input: []byte(`{"command":"ls"}`), Command: "ls", Output: out}}
+	c, err := Speak(provider.Claude, provider.Gemini, ev, now)
+	require.NoError(t, err)
+	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	require.Equal(t, "PostToolUse", doc.Get("hook_event_name").Str)
+	require.Equal(t, string(out), doc.Get("tool_response").Raw)
+
+	failed := &event.Event{Provider: "claude-code", Native: "PostToolUseFailure", Name: event.ToolUseFailure, SessionID: "s", Cwd: "/p",
+		Tool: &event.Tool{Name: event.ToolShell, Native: "Bash", Input: []byte(`{"command":"false"}`), Command: "false", Error: []byte(`"exit 1"`)}}
+	c, err = Speak(provider.Gemini, provider.Claude, failed, now)
+	require.NoError(t, err)
+	doc = gjson.ParseBytes(bytes.Join(c.Input, nil))
+	require.Equal(t, "AfterTool", doc.Get("hook_event_name").Str)
+	require.Equal(t, `{"error":"exit 1"}`, doc.Get("tool_response").Raw)
+}
