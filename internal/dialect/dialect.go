@@ -131,7 +131,7 @@ func repicked(d *provider.Provider, ev *event.Event) bool {
 // payload writes the dialect's payload for ev in one pass: flat keys into
 // one object, then the few nested ones.
 func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, now time.Time) ([]byte, []string, error) {
-	w := &writer{ev: ev, now: now, native: spec.Native}
+	w := &writer{ev: ev, now: now}
 	if d == caller {
 		// Its own call, given as another of its events: what it sends on
 		// every call is in the payload as it came.
@@ -202,7 +202,6 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 type writer struct {
 	ev     *event.Event
 	now    time.Time
-	native string
 	own    []byte // the tool's own payload, when the dialect's tool called
 	o      wire.Object
 	keys   []string
@@ -248,7 +247,7 @@ func (w *writer) str(path, s, what string) {
 // from writes key from one of the provider.From sources or a canonical
 // data field.
 func (w *writer) from(from, key string) {
-	if v := value(w.ev, from, w.now, w.native); v != nil {
+	if v := value(w.ev, from, w.now); v != nil {
 		w.raw(key, v)
 		return
 	}
@@ -263,7 +262,7 @@ func (w *writer) from(from, key string) {
 
 // value is what a provider.From source holds for ev, as JSON; nil when
 // the caller did not send it.
-func value(ev *event.Event, from string, now time.Time, native string) []byte {
+func value(ev *event.Event, from string, now time.Time) []byte {
 	switch from {
 	case provider.FromProjectDir:
 		return quoted(ev.ProjectDir)
@@ -287,8 +286,6 @@ func value(ev *event.Event, from string, now time.Time, native string) []byte {
 		return strconv.AppendInt(nil, now.UnixMilli(), 10)
 	case provider.FromNowMillisStr:
 		return wire.Quote(strconv.FormatInt(now.UnixMilli(), 10))
-	case provider.FromEvent:
-		return wire.Quote(native)
 	}
 	return ev.Get(from)
 }
@@ -323,7 +320,7 @@ func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
 		}
 	}
 	for _, e := range d.Dialect.Env {
-		v := value(ev, e.To, now, "")
+		v := value(ev, e.To, now)
 		if v == nil {
 			continue
 		}

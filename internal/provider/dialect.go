@@ -64,10 +64,9 @@ const (
 	FromCwd          = "@cwd"
 	FromSessionID    = "@session_id"
 	FromPrompt       = "@prompt"
-	FromNow          = "@now"    // the time of the call, ISO 8601
-	FromNowMillis    = "@now_ms" // the time of the call, epoch milliseconds (a number)
-	FromNowMillisStr = "@now_ms_string"
-	FromEvent        = "@event" // the native event name
+	FromNow          = "@now"           // the time of the call, ISO 8601
+	FromNowMillis    = "@now_ms"        // the time of the call, epoch milliseconds (a number)
+	FromNowMillisStr = "@now_ms_string" // the same as a string (Cline)
 )
 
 // InputKeys are the tool-input keys of one canonical tool, native to
