@@ -21,10 +21,11 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision", "internal/rule"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event"},
+	"internal/config":    {"internal/event", "internal/rule"},
+	"internal/rule":      {"internal/event"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},

@@ -91,7 +91,7 @@ flags=(-trimpath -ldflags '-s -w')
 for b in hookshim floor handler spawner; do
 	cp "$built/$b" "$bin/$b"
 done
-"$bin/benchtool" gen -dir "$work" -handler "$bin/handler"
+"$bin/benchtool" gen -dir "$work" -handler "$bin/handler" -peers "$root/bench/peers"
 
 # A clean environment: no user config, no tool variables, our own state.
 mkdir -p "$work/home" "$work/config" "$work/state" "$rundir"

@@ -65,11 +65,12 @@ func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	dir := fs.String("dir", "", "where to write")
 	handler := fs.String("handler", "", "the handler binary")
+	peers := fs.String("peers", "", "the folder of the jq and Node peers (bench/peers)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *handler == "" {
-		return errors.New("gen needs -dir and -handler")
+	if *dir == "" || *handler == "" || *peers == "" {
+		return errors.New("gen needs -dir, -handler and -peers")
 	}
 	pre, err := sample("claude-code", "PreToolUse-destructive.json")
 	if err != nil {
@@ -95,6 +96,9 @@ func gen(args []string) error {
 		"one-slow":   benchdata.Config(1, slow),
 		"eight-slow": benchdata.Config(8, slow),
 		"post":       []byte(postCfg),
+		"rule":       []byte(benchdata.Rule),
+		"rules":      []byte(benchdata.RuleSet),
+		"jq-handler": benchdata.Config(1, filepath.Join(*peers, "jq-handler.sh")),
 	}
 	for name, cfg := range projects {
 		p := filepath.Join(*dir, "p", name)

@@ -51,6 +51,7 @@ type Hook struct {
 	Blocking      bool
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
+	Rule          *Rule // for Type "rule": the expression and its answer (rule.go)
 }
 
 // Binding is one event a hook listens to, with its tool matcher.
@@ -402,6 +403,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.fail(v, `"handler" must be an object`)
 		return
 	}
+	if t := v.Get("type"); t.Type == gjson.String && t.Str == "rule" {
+		p.rule(h, v)
+		return
+	}
 	typ := "command"
 	var platform string
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -414,7 +419,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:
-				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, http, prompt, agent`, typ))
+				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, rule, http, prompt, agent`, typ))
 			}
 		case "command":
 			h.Command = p.str(val, "command")

@@ -14,9 +14,12 @@ import (
 func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
+	env := c.ruleEnv()
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
 		switch h.Type {
+		case "rule":
+			j.Eval = ruleEval(h, env)
 		default: // "command", in the OpenHook envelope
 			if envelope == nil {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())

@@ -432,8 +432,8 @@ func deadline(opts Options, pr *provider.Provider) time.Time {
 // configs' content as read now, the handlers' files, the trust records —
 // so a duplicate is never answered by a policy the user has just changed.
 func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim {
-	if c.opts.Configs != nil {
-		return nil // simulate: every call is its own
+	if c.opts.Configs != nil || onlyRules(hooks) {
+		return nil // simulate, or nothing a duplicate could share: every call is its own
 	}
 	dc := dedupe.Call{Provider: c.pr.ID, Event: c.ev, SplitEvents: c.pr.SplitEvents, Hooks: hooks}
 	for _, f := range configs {
