@@ -37,6 +37,7 @@ var layers = map[string][]string{
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},
 	"internal/wire":      {},
+	"internal/shellcmd":  {},
 }
 
 // TestArchitecture: every package imports only what its row in
