@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/rule"},
-	"internal/rule":      {"internal/event"},
+	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},

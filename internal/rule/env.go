@@ -32,6 +32,13 @@ type Env struct {
 	Path       string         `expr:"path"`        // file_path relative to the project when inside it, else as sent
 	Paths      []string       `expr:"paths"`       // every path of the call (path, then those of a multi-file input), relative as path is
 
+	Commands   []Command `expr:"commands"`    // shell tools: the simple commands of the command line (shell.go)
+	ShellError string    `expr:"shell_error"` // shell tools: why the command line was not read to its end, or ""
+
+	// Runs is runs(name, words...): a command of the line runs the
+	// program name with each of words among its arguments.
+	Runs func(name string, words ...string) bool `expr:"runs"`
+
 	// RawInput is the tool's input as sent, for rewrites; not seen by
 	// expressions.
 	RawInput []byte `expr:"-"`
@@ -50,7 +57,9 @@ func NewEnv(ev *event.Event) *Env {
 		Model:       ev.Model,
 		Input:       map[string]any{},
 		Paths:       []string{},
+		Commands:    []Command{},
 	}
+	e.Runs = e.runs
 	if e.ProjectDir == "" {
 		e.ProjectDir = e.Cwd
 	}
@@ -73,6 +82,9 @@ func NewEnv(ev *event.Event) *Env {
 		if e.Input == nil {
 			e.Input = map[string]any{}
 		}
+	}
+	if t.Command != "" {
+		e.shell(t.Command)
 	}
 	if t.FilePath != "" {
 		e.Path = e.rel(t.FilePath)
