@@ -102,6 +102,7 @@ func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fu
 	fmt.Fprintf(stdout, "payload (%s):\n%s\n", pr.Name, indentJSON(raw))
 	if res.event != nil {
 		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(res.event)))
+		ruleView(stdout, res.event)
 	}
 	fmt.Fprintf(stdout, "\n%s", res.explain)
 	ans := res.answer

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -79,5 +81,20 @@ func TestRuleConfigErrors(t *testing.T) {
 		require.Error(t, err, c.handler)
 		assert.Contains(t, err.Error(), c.msg, c.handler)
 		assert.Contains(t, err.Error(), "/p/.openhook.json:3:", c.handler)
+	}
+}
+
+// Every config in docs/rules.md parses, and its rules compile.
+func TestRulesDocConfigs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/rules.md")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	require.NotEmpty(t, blocks)
+	for _, b := range blocks {
+		f, err := Parse("/home/dev/proj/.openhook.json", []byte(b[1]))
+		require.NoError(t, err, b[1])
+		for _, h := range f.Hooks {
+			assert.Equal(t, "rule", h.Type, h.Name)
+		}
 	}
 }
