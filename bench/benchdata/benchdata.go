@@ -203,11 +203,12 @@ const Rule = `{"spec": "hooks/0.1", "hooks": [
 `
 
 // RuleSet is a typical set of rules, as a project would keep them: eight
-// rules over shell commands, paths and prompts, compiled on every call, of
-// which a shell call evaluates six.
+// rules over shell commands (as simple commands and as text), paths and
+// prompts, all checked on every call, of which a shell call evaluates
+// seven.
 const RuleSet = `{"spec": "hooks/0.1", "hooks": [
   {"name": "no-rm-rf-root", "event": "before_tool_execute", "matcher": "shell",
-   "handler": {"type": "rule", "if": "command contains 'rm -rf /'", "decision": "deny", "reason": "rm -rf / is not allowed"}},
+   "handler": {"type": "rule", "if": "any(commands, .name == 'rm' && 'r' in .flags && '/' in .operands)", "decision": "deny", "reason": "rm -rf / is not allowed"}},
   {"name": "no-force-push", "event": "before_tool_execute", "matcher": "shell",
    "handler": {"type": "rule", "if": "command matches ` + "`" + `git\\s+push\\b.*(--force|\\s-f\\b)` + "`" + `", "decision": "deny", "reason": "no force-push"}},
   {"name": "no-pipe-to-shell", "event": "before_tool_execute",

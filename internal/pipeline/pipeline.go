@@ -15,7 +15,6 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -301,7 +300,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			"HOOKSHIM_DEPTH=1",
 		)
 		r := &run.Runner{Env: env, Deadline: deadline}
-		results = r.RunJobs(context.Background(), c.jobs(hooks))
+		results = runJobs(r, c.jobs(hooks))
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()

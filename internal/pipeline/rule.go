@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/rule"
+	"github.com/hookshim/hookshim/internal/run"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -85,4 +88,50 @@ func onlyRules(hooks []*config.Hook) bool {
 		}
 	}
 	return true
+}
+
+// runJobs evaluates the call's rules here, one after the other, and runs
+// the other handlers through r. A rule takes microseconds: a goroutine of
+// its own, and the OS thread the runtime may start to run it, would cost
+// more than the rule.
+func runJobs(r *run.Runner, jobs []run.Job) []run.Result {
+	results := make([]run.Result, len(jobs))
+	var others []run.Job
+	var at []int
+	for i, j := range jobs {
+		if j.Hook.Type != "rule" || j.Eval == nil {
+			others = append(others, j)
+			at = append(at, i)
+			continue
+		}
+		results[i] = evalRule(j)
+	}
+	if len(others) > 0 {
+		for k, res := range r.RunJobs(context.Background(), others) {
+			results[at[k]] = res
+		}
+	}
+	return results
+}
+
+// evalRule is one rule's result. Its failure (a panic included) is that
+// handler's, answered as on_error says, never the call's.
+func evalRule(j run.Job) (res run.Result) {
+	h := j.Hook
+	res = run.Result{Hook: h, Exit: -1}
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			res.Output, res.Err = decision.Output{}, &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("rule failed: %v", p)}
+		}
+		res.Duration = time.Since(start)
+	}()
+	out, err := j.Eval(context.Background())
+	if err != nil {
+		res.Err = &run.Error{Kind: run.Failed, Msg: "rule failed: " + err.Error()}
+		return res
+	}
+	out.Handler = h.Name
+	res.Output, res.Exit = out, 0
+	return res
 }

@@ -25,7 +25,6 @@ import (
 	"github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
@@ -113,12 +112,10 @@ func (r *Rule) program() (*vm.Program, error) {
 				r.err = fmt.Errorf("the expression does not compile: %v", p)
 			}
 		}()
-		c := config()
-		if err := optimizer.Optimize(&r.tree.Node, c); err != nil {
-			r.err = exprError(err)
-			return
-		}
-		r.prog, r.err = compiler.Compile(r.tree, c)
+		// Not optimized: expr's optimizer folds constants and turns
+		// `x in [...]` into a map lookup, which repays its cost only over
+		// many evaluations; a rule is evaluated once per process.
+		r.prog, r.err = compiler.Compile(r.tree, config())
 		r.tree = nil
 	})
 	return r.prog, r.err

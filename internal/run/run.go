@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -123,10 +122,9 @@ func (r *Runner) RunJobs(ctx context.Context, jobs []Job) []Result {
 	}
 	if last >= 0 {
 		results[last] = r.runOne(ctx, jobs[last], w.start)
-		if others > 0 && slices.ContainsFunc(jobs, func(j Job) bool { return j.Eval == nil }) {
+		if others > 0 {
 			// Should the last handler not have started, the others are
 			// watched all the same (start does nothing the second time).
-			// Handlers without a process have no group to stop.
 			w.start()
 		}
 	}
