@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
 )
@@ -42,6 +43,9 @@ type Env struct {
 	// RawInput is the tool's input as sent, for rewrites; not seen by
 	// expressions.
 	RawInput []byte `expr:"-"`
+
+	once sync.Once
+	m    map[string]any
 }
 
 // NewEnv builds the environment of one event. It decodes the tool input
@@ -131,4 +135,23 @@ func (e *Env) inputPaths() []string {
 		}
 	}
 	return out
+}
+
+// vars is the environment as expressions see it, keyed by the expr tags
+// above (TestVarsMatchTags keeps the two in step). A map rather than the
+// struct: expr compiles a name looked up in a map to a string constant,
+// and a struct field to a descriptor it formats with fmt to index it,
+// which cost a fifth of compiling a typical rule.
+func (e *Env) vars() map[string]any {
+	e.once.Do(func() {
+		e.m = map[string]any{
+			"event": e.Event, "native_event": e.NativeEvent, "provider": e.Provider,
+			"session_id": e.SessionID, "cwd": e.Cwd, "project_dir": e.ProjectDir, "model": e.Model,
+			"prompt": e.Prompt, "tool": e.Tool, "native_tool": e.NativeTool,
+			"mcp_server": e.MCPServer, "mcp_tool": e.MCPTool, "input": e.Input,
+			"command": e.Command, "file_path": e.FilePath, "path": e.Path, "paths": e.Paths,
+			"commands": e.Commands, "shell_error": e.ShellError, "runs": e.Runs,
+		}
+	})
+	return e.m
 }

@@ -55,9 +55,12 @@ func (e *Error) Error() string { return e.Msg }
 // it reflects over Env and copies expr's table of builtins, which cost as
 // much as compiling a rule (measured: a third of expr.Compile's time).
 var config = sync.OnceValue(func() *conf.Config {
+	// The types of the fields are those of an empty environment's.
+	zero := &Env{Input: map[string]any{}, Paths: []string{}, Commands: []Command{}}
+	zero.Runs = zero.runs
 	c := conf.CreateNew()
 	for _, o := range []expr.Option{
-		expr.Env(Env{}),
+		expr.Env(zero.vars()),
 		expr.AsBool(),
 		expr.Function("glob", func(args ...any) (any, error) {
 			return Glob(args[0].(string), args[1].(string)), nil
@@ -178,7 +181,7 @@ func (r *Rule) Match(env *Env) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	out, err := vm.Run(prog, env)
+	out, err := vm.Run(prog, env.vars())
 	if err != nil {
 		return false, err
 	}

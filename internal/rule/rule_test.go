@@ -2,6 +2,7 @@ package rule
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -134,4 +135,20 @@ func TestGlobLinear(t *testing.T) {
 		pat += "**/a/"
 	}
 	assert.False(t, Glob(name+"b", pat+"c"))
+}
+
+// The names expressions see are the expr tags of Env, one for one.
+func TestVarsMatchTags(t *testing.T) {
+	typ := reflect.TypeOf(Env{})
+	var tags []string
+	for i := range typ.NumField() {
+		if tag := typ.Field(i).Tag.Get("expr"); tag != "" && tag != "-" {
+			tags = append(tags, tag)
+		}
+	}
+	var names []string
+	for k := range (&Env{}).vars() {
+		names = append(names, k)
+	}
+	assert.ElementsMatch(t, tags, names)
 }
