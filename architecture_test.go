@@ -24,7 +24,7 @@ var layers = map[string][]string{
 	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event"},
+	"internal/config":    {"internal/event", "internal/policy"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
@@ -37,6 +37,7 @@ var layers = map[string][]string{
 	"internal/decision":  {},
 	"internal/wire":      {},
 	"internal/shellcmd":  {},
+	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd"},
 }
 
 // TestArchitecture: every package imports only what its row in
