@@ -40,6 +40,8 @@ type Hook struct {
 	Name          string
 	Pos           string // file:line, for messages
 	On            []Binding
+	Type          string // the handler type: "command", or one run without a process of its own
+	Dialect       string // the tool whose payload and answer a command handler speaks; "" for the OpenHook envelope
 	Command       string // for this platform
 	Timeout       time.Duration
 	TimeoutAction string // "warn" or "block"
@@ -254,7 +256,7 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	}
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
-	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
+	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
 	hif := v.Get("handler").Exists() || v.Get("event").Exists()
 	oh := v.Get("command").Exists() || v.Get("events").Exists()
 	switch {
@@ -275,10 +277,10 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	if h.Name == "" {
 		h.Name = "hook " + strconv.Itoa(i)
 	}
-	if h.Command == "" && p.err == nil {
-		// A handler type hookshim does not run (http, prompt, agent):
-		// excluded, as the Hook Interchange degradation for llm_evaluated
-		// and http handlers says, with a warning.
+	if h.Type == "" && p.err == nil {
+		// A handler type hookshim does not run: excluded, as the Hook
+		// Interchange degradation for llm_evaluated handlers says, with a
+		// warning.
 		return nil
 	}
 	return h
@@ -310,8 +312,10 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 			matcher = p.matcher(val)
 		case "on_error":
 			h.OnError = p.onError(val)
+		case "dialect":
+			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error, dialect)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -407,6 +411,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			switch typ {
 			case "command":
 			case "http", "prompt", "agent":
+				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:
 				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, http, prompt, agent`, typ))
@@ -437,8 +442,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			h.Async = p.boolean(val, "async")
 		case "status_message":
 			p.str(val, "status_message")
+		case "dialect":
+			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message, dialect)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -446,7 +453,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		return
 	}
 	if typ != "command" {
-		h.Command = ""
+		h.Type, h.Command = "", ""
 		return
 	}
 	if platform != "" {

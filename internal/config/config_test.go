@@ -139,3 +139,21 @@ func TestReadFile(t *testing.T) {
 	_, err = ReadFile(dir)
 	require.Error(t, err, "a directory is not a file")
 }
+
+// "dialect" is read in both formats and kept for the pipeline to act on.
+func TestDialectField(t *testing.T) {
+	f, err := Parse("x/.openhook.json", []byte(`{"openhook":"0.1","hooks":[
+		{"command":"a.sh","events":["tool.start"],"dialect":"claude-code"},
+		{"event":"before_tool_execute","handler":{"type":"command","command":"b.sh","dialect":"gemini-cli"}},
+		{"event":"before_tool_execute","handler":{"command":"c.sh"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range f.Hooks {
+		got = append(got, h.Type+"/"+h.Dialect)
+	}
+	if strings.Join(got, " ") != "command/claude-code command/gemini-cli command/" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -300,9 +300,8 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
 			"HOOKSHIM_DEPTH=1",
 		)
-		envelope := normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
 		r := &run.Runner{Env: env, Deadline: deadline}
-		results = r.Run(context.Background(), hooks, envelope)
+		results = r.RunJobs(context.Background(), c.jobs(hooks))
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()

@@ -49,19 +49,49 @@ type Runner struct {
 	Deadline time.Time // when hookshim must have answered; zero for none
 }
 
-// Run runs the hooks with the envelope on stdin and returns their results
-// in the hooks' order. Async hooks are started detached and reported as such.
-// The envelope comes in pieces, written one after the other
-// (normalize.EnvelopeParts): a large tool output is not joined into a copy.
+// Job is one handler to run in this call, with what it is given and how
+// its answer is read. The pipeline builds one per matched handler: how a
+// handler type or dialect speaks is decided there, not here.
+type Job struct {
+	Hook *config.Hook
+	// Input is what a command handler reads on stdin, in pieces written
+	// one after the other (normalize.EnvelopeParts): a large tool output
+	// is not joined into a copy.
+	Input [][]byte
+	// Env is added to the handler's environment after Runner.Env and
+	// before the hook's own env.
+	Env []string
+	// Read turns what a command handler did (its exit code, stdout and
+	// stderr) into the canonical answer. nil reads the OpenHook contract:
+	// exit 0 with a JSON answer or nothing, exit 2 to block.
+	Read func(exit int, stdout []byte, stderr string) (decision.Output, error)
+	// Eval answers for a handler that runs no process of its own (rules,
+	// built-in policies, http and prompt handlers). It must return by the
+	// context's deadline. nil starts Hook.Command.
+	Eval func(ctx context.Context) (decision.Output, error)
+}
+
+// Run runs the hooks with the envelope on stdin, each read by the OpenHook
+// contract (see RunJobs).
+func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byte) []Result {
+	jobs := make([]Job, len(hooks))
+	for i, h := range hooks {
+		jobs[i] = Job{Hook: h, Input: envelope}
+	}
+	return r.RunJobs(ctx, jobs)
+}
+
+// RunJobs runs the jobs and returns their results in the jobs' order.
+// Async hooks are started detached and reported as such.
 //
 // The last handler runs on the calling goroutine, the others each on one of
 // their own: the common case of one handler then starts no goroutine, whose
 // small first stack would be copied twice on the way into os/exec.
-func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byte) []Result {
-	results := make([]Result, len(hooks))
+func (r *Runner) RunJobs(ctx context.Context, jobs []Job) []Result {
+	results := make([]Result, len(jobs))
 	last := -1
-	for i := len(hooks) - 1; i >= 0; i-- {
-		if !hooks[i].Async {
+	for i := len(jobs) - 1; i >= 0; i-- {
+		if !jobs[i].async() {
 			last = i
 			break
 		}
@@ -77,21 +107,21 @@ func (r *Runner) Run(ctx context.Context, hooks []*config.Hook, envelope [][]byt
 	defer w.stop()
 	others := 0
 	var wg sync.WaitGroup
-	for i, h := range hooks {
+	for i, j := range jobs {
 		switch {
-		case h.Async:
-			results[i] = r.startAsync(h, envelope)
+		case j.async():
+			results[i] = r.startAsync(j)
 		case i != last:
 			others++
 			wg.Add(1)
-			go func(i int, h *config.Hook) {
+			go func(i int, j Job) {
 				defer wg.Done()
-				results[i] = r.runOne(ctx, h, envelope, nil)
-			}(i, h)
+				results[i] = r.runOne(ctx, j, nil)
+			}(i, j)
 		}
 	}
 	if last >= 0 {
-		results[last] = r.runOne(ctx, hooks[last], envelope, w.start)
+		results[last] = r.runOne(ctx, jobs[last], w.start)
 		if others > 0 {
 			// Should the last handler not have started, the others are
 			// watched all the same (start does nothing the second time).
@@ -115,19 +145,28 @@ func (r *Runner) timeout(h *config.Hook) time.Duration {
 	return d
 }
 
+// async reports whether the job is started and left to run: only a
+// process can outlive the call.
+func (j Job) async() bool { return j.Hook.Async && j.Eval == nil }
+
 // runOne runs one handler; started, when not nil, is called once its
 // process has started, while it runs.
-func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte, started func()) Result {
+func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
+	h := j.Hook
 	res := Result{Hook: h, Exit: -1}
 	limit := r.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if j.Eval != nil {
+		return r.eval(ctx, j, res, limit)
+	}
+	envelope := j.Input
 	cmd, err := command(ctx, h)
 	if err != nil {
 		res.Err = err
 		return res
 	}
-	cmd.Env = environ(r.Env, h.Env)
+	cmd.Env = environ(r.Env, j.Env, h.Env)
 	setGroup(cmd)
 	// Past the cap the handler is stopped where it stands (cmd.Cancel
 	// kills its group): the rest of its output is never read, and a
@@ -184,6 +223,16 @@ func (r *Runner) runOne(ctx context.Context, h *config.Hook, envelope [][]byte, 
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
 		res.Err = notStarted(h, err)
+		return res
+	}
+	if j.Read != nil && res.Exit >= 0 && res.Exit != 126 && res.Exit != 127 {
+		out, rerr := j.Read(res.Exit, stdout.Bytes(), res.Stderr)
+		if rerr != nil {
+			res.Err = failed(rerr.Error(), "")
+			return res
+		}
+		out.Handler = h.Name
+		res.Output = out
 		return res
 	}
 	switch res.Exit {
@@ -271,7 +320,8 @@ func (w *watch) stop() {
 // startAsync starts a fire-and-forget handler: detached into its own
 // session, stdout and stderr closed, the envelope on stdin through an
 // unlinked temporary file so that hookshim need not stay to feed a pipe.
-func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
+func (r *Runner) startAsync(j Job) Result {
+	h, envelope := j.Hook, j.Input
 	res := Result{Hook: h, Exit: -1, Async: true}
 	cmd, err := command(context.Background(), h)
 	if err != nil {
@@ -293,7 +343,7 @@ func (r *Runner) startAsync(h *config.Hook, envelope [][]byte) Result {
 		res.Err = failed("async: "+err.Error(), "")
 		return res
 	}
-	cmd.Env = environ(r.Env, h.Env)
+	cmd.Env = environ(r.Env, j.Env, h.Env)
 	cmd.Stdin = f
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -322,14 +372,21 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// environ is a handler's environment: hookshim's, then the hook's own.
-// A NUL byte cannot cross into a process's environment (the system ends
+// environ is a handler's environment: hookshim's, then the job's (a
+// dialect's variables), then the hook's own. A NUL byte cannot cross into a process's environment (the system ends
 // the value there, and os/exec refuses to start the process at all), and
 // values come from payloads (session_id, cwd) and configs: each NUL
 // becomes U+FFFD, as invalid UTF-8 in a payload does.
-func environ(base, own []string) []string {
-	env := make([]string, 0, len(base)+len(own))
-	env = append(append(env, base...), own...)
+func environ(base []string, more ...[]string) []string {
+	n := len(base)
+	for _, m := range more {
+		n += len(m)
+	}
+	env := make([]string, 0, n)
+	env = append(env, base...)
+	for _, m := range more {
+		env = append(env, m...)
+	}
 	for i, kv := range env {
 		if strings.IndexByte(kv, 0) >= 0 {
 			env[i] = strings.ReplaceAll(kv, "\x00", "\uFFFD")
