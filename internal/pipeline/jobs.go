@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/run"
 )
@@ -17,6 +19,8 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
 		switch h.Type {
+		case "use": // a built-in policy, evaluated here on the canonical event
+			j.Eval = func(context.Context) (decision.Output, error) { return h.Policy.Eval(c.ev), nil }
 		default: // "command", in the OpenHook envelope
 			if envelope == nil {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
