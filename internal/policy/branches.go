@@ -52,7 +52,8 @@ var protectedBranches = &spec{
 			branches = []string{"main", "master"}
 		}
 		p.checkGlobs("branches", branches)
-		return func(ev *event.Event) string { return protected(ev, branches) }, nil
+		g := compileGlobs(branches)
+		return func(ev *event.Event) string { return protected(ev, g) }, nil
 	},
 }
 
@@ -62,12 +63,12 @@ const (
 	repoOnFeature = "/repo-on-feature"
 )
 
-func protected(ev *event.Event, branches []string) string {
+func protected(ev *event.Event, branches globs) string {
 	runs, _, _ := shellOf(ev)
 	current, known := "", false // the current branch, as the line changes it
 	isProtected := func(b string) bool {
 		b = strings.TrimPrefix(b, "refs/heads/")
-		return anyGlob(branches, b)
+		return branches.match(b)
 	}
 	for _, r := range runs {
 		sub, args := gitArgs(r.cmd)

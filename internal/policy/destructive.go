@@ -59,7 +59,8 @@ var destructiveShell = &spec{
 	compile: func(p *params) (func(ev *event.Event) string, error) {
 		allow := p.strs("allow_paths")
 		p.checkGlobs("allow_paths", allow)
-		return func(ev *event.Event) string { return destructive(ev, allow) }, nil
+		g := compileGlobs(allow)
+		return func(ev *event.Event) string { return destructive(ev, g) }, nil
 	},
 }
 
@@ -74,7 +75,7 @@ var systemDirs = []string{
 // homeSpare are folders right in the home folder that hold only caches.
 var homeSpare = map[string]bool{".cache": true, ".npm": true, ".yarn": true, ".pnpm-store": true, ".Trash": true}
 
-func destructive(ev *event.Event, allow []string) string {
+func destructive(ev *event.Event, allow globs) string {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell {
 		return ""
 	}
@@ -98,7 +99,7 @@ func destructive(ev *event.Event, allow []string) string {
 }
 
 // destroys says what a simple command would destroy, or "".
-func destroys(c shellcmd.Command, cwd, project string, allow []string) string {
+func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
 	name := c.Name()
 	args := c.Args
 	if len(args) == 0 {
@@ -109,7 +110,7 @@ func destroys(c shellcmd.Command, cwd, project string, allow []string) string {
 	danger := func(targets []string) string {
 		for _, t := range targets {
 			p := expand(t, cwd)
-			if anyGlob(allow, p) {
+			if allow.match(p) {
 				continue
 			}
 			if why := vital(p, project); why != "" {

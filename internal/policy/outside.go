@@ -44,11 +44,12 @@ var outsideProject = &spec{
 	compile: func(p *params) (func(ev *event.Event) string, error) {
 		allow := p.strs("allow")
 		p.checkGlobs("allow", allow)
-		return func(ev *event.Event) string { return outside(ev, allow) }, nil
+		g := compileGlobs(allow)
+		return func(ev *event.Event) string { return outside(ev, g) }, nil
 	},
 }
 
-func outside(ev *event.Event, allow []string) string {
+func outside(ev *event.Event, allow globs) string {
 	if ev.Tool == nil {
 		return ""
 	}
@@ -62,7 +63,7 @@ func outside(ev *event.Event, allow []string) string {
 	root = clean(root)
 	out := func(p, cwd string) bool {
 		p = expand(strings.ReplaceAll(p, `\`, "/"), cwd)
-		if p == "" || strings.HasPrefix(p, "$") || specialFile(p) || under(p, root) || anyGlob(allow, p) {
+		if p == "" || strings.HasPrefix(p, "$") || specialFile(p) || under(p, root) || allow.match(p) {
 			return false
 		}
 		return strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~")

@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/shellcmd"
@@ -59,12 +60,48 @@ func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
-// glob matches a slash path against a pattern whose segments are
-// path.Match patterns, with "**" for any number of segments. "~/x" and
-// "$HOME/x" in a pattern read as in a path.
-func glob(pattern, p string) bool {
-	pattern = expand(pattern, "")
-	return globParts(strings.Split(pattern, "/"), strings.Split(p, "/"), 0)
+// globs are patterns whose segments are path.Match patterns, with "**"
+// for any number of segments; "~/x" and "$HOME/x" read as in a path. They
+// are split once, when the policy is compiled.
+type globs []globPat
+
+type globPat struct {
+	src   string
+	parts []string
+}
+
+func compileGlobs(patterns []string) globs {
+	g := make(globs, len(patterns))
+	for i, p := range patterns {
+		g[i] = globPat{src: p, parts: strings.Split(expand(p, ""), "/")}
+	}
+	return g
+}
+
+// match reports whether the whole slash path p matches one of the
+// patterns.
+func (g globs) match(p string) bool {
+	if len(g) == 0 {
+		return false
+	}
+	parts := strings.Split(p, "/")
+	for _, pat := range g {
+		if globParts(pat.parts, parts, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchTail reports whether the end of a path, split at "/", matches one
+// of the patterns (as many elements as the pattern has).
+func (g globs) matchTail(parts []string) bool {
+	for _, pat := range g {
+		if n := len(pat.parts); n <= len(parts) && globParts(pat.parts, parts[len(parts)-n:], 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func globParts(pat, parts []string, depth int) bool {
@@ -83,22 +120,14 @@ func globParts(pat, parts []string, depth int) bool {
 		if len(parts) == 0 {
 			return false
 		}
-		if ok, _ := path.Match(pat[0], parts[0]); !ok {
-			return false
+		if pat[0] != parts[0] {
+			if ok, _ := path.Match(pat[0], parts[0]); !ok {
+				return false
+			}
 		}
 		pat, parts = pat[1:], parts[1:]
 	}
 	return len(parts) == 0
-}
-
-// anyGlob reports whether p matches one of the patterns.
-func anyGlob(patterns []string, p string) bool {
-	for _, g := range patterns {
-		if glob(g, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkGlobs reports a pattern path.Match cannot read.
@@ -127,7 +156,7 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil, "", true
 	}
-	cmds, err := shellcmd.Commands(ev.Tool.Command)
+	cmds, err := commands(ev.Tool.Command)
 	cwd := ev.Cwd
 	if cwd == "" {
 		cwd = ev.ProjectDir
@@ -150,6 +179,30 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 		}
 	}
 	return runs, ev.Tool.Command, err == nil
+}
+
+// parsed keeps the last line read: the policies of one call (run in
+// parallel) all read the same command, and it is split once.
+var parsed struct {
+	sync.Mutex
+	line string
+	cmds []shellcmd.Command
+	err  error
+}
+
+// commands is shellcmd.Commands, shared by the policies of a call. The
+// result is read, never changed.
+func commands(line string) ([]shellcmd.Command, error) {
+	parsed.Lock()
+	defer parsed.Unlock()
+	if parsed.cmds == nil || parsed.line != line {
+		parsed.cmds, parsed.err = shellcmd.Commands(line)
+		if parsed.cmds == nil {
+			parsed.cmds = []shellcmd.Command{}
+		}
+		parsed.line = line
+	}
+	return parsed.cmds, parsed.err
 }
 
 // operands drops the options of a command's arguments (up to "--").

@@ -335,3 +335,22 @@ func FuzzPolicies(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretHints: every kind of secret has a hint, so that the prefilter
+// never hides one.
+func TestSecretHints(t *testing.T) {
+	for _, ex := range promptSecrets.Denied {
+		found := false
+		for _, h := range secretHints {
+			found = found || strings.Contains(ex.Text, h)
+		}
+		assert.True(t, found, ex.Text)
+	}
+	for _, k := range secretKinds {
+		found := false
+		for _, h := range secretHints {
+			found = found || strings.Contains(k.re, strings.ReplaceAll(h, ".", `\.`)) || strings.Contains(k.re, h[:3])
+		}
+		assert.True(t, found, k.name)
+	}
+}

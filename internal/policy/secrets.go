@@ -62,9 +62,9 @@ var secretFiles = &spec{
 		extra := p.strs("files")
 		p.checkGlobs("allow", allow)
 		p.checkGlobs("files", extra)
-		files := append(append([]string{}, secretGlobs...), extra...)
-		allow = append(append([]string{}, secretAllow...), allow...)
-		return func(ev *event.Event) string { return secretFile(ev, files, allow) }, nil
+		files := compileGlobs(append(append([]string{}, secretGlobs...), extra...))
+		ok := compileGlobs(append(append([]string{}, secretAllow...), allow...))
+		return func(ev *event.Event) string { return secretFile(ev, files, ok) }, nil
 	},
 }
 
@@ -83,42 +83,18 @@ var secretAllow = []string{
 	"*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys",
 }
 
-// tail matches a glob against the end of a path.
-func tail(pattern, p string) bool {
-	n := strings.Count(pattern, "/") + 1
-	parts := strings.Split(p, "/")
-	if len(parts) < n {
-		return false
-	}
-	return glob(pattern, strings.Join(parts[len(parts)-n:], "/"))
-}
-
-func isSecret(p string, files, allow []string) bool {
+func isSecret(p string, files, allow globs) bool {
 	p = strings.TrimSuffix(p, "/")
 	if p == "" {
 		return false
 	}
-	hit := false
-	for _, g := range files {
-		if tail(g, p) {
-			hit = true
-			break
-		}
-	}
-	if !hit {
-		return false
-	}
-	for _, g := range allow {
-		if tail(g, p) {
-			return false
-		}
-	}
-	return true
+	parts := strings.Split(p, "/")
+	return files.matchTail(parts) && !allow.matchTail(parts)
 }
 
 // mayBeSecret is isSecret for a word that may be a glob: a glob counts
 // when its literal start is the start of a secret name (`.env*`).
-func mayBeSecret(w string, files, allow []string) bool {
+func mayBeSecret(w string, files, allow globs) bool {
 	if isSecret(w, files, allow) {
 		return true
 	}
@@ -130,8 +106,9 @@ func mayBeSecret(w string, files, allow []string) bool {
 	if f == "" {
 		return false
 	}
-	for _, g := range files {
-		if !strings.ContainsAny(g[:1], "*?[") && strings.HasPrefix(strings.TrimPrefix(g, "*"), f) {
+	for _, pat := range files {
+		g := pat.src
+		if !strings.ContainsAny(g[:1], "*?[") && strings.HasPrefix(g, f) {
 			cand := g
 			if d != "" {
 				cand = d + "/" + g
@@ -149,7 +126,7 @@ func mayBeSecret(w string, files, allow []string) bool {
 var noContent = map[string]bool{"echo": true, "printf": true, "source": true, ".": true,
 	"ls": true, "stat": true, "test": true, "[": true, "chmod": true, "chown": true, "rm": true, "file": true}
 
-func secretFile(ev *event.Event, files, allow []string) string {
+func secretFile(ev *event.Event, files, allow globs) string {
 	if ev.Tool == nil {
 		return ""
 	}
@@ -271,8 +248,24 @@ var secretPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])(?:` + b.String() + `)`)
 })
 
+// secretHints are literal parts of every secretKinds pattern: a prompt
+// with none of them holds no secret, and the pattern is neither compiled
+// nor run (the common case, in a process that lives for one call).
+var secretHints = []string{"sk-", "AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+	"xox", "hooks.slack.com", "AIza", "_live_", "npm_", "PRIVATE KEY", "eyJ"}
+
 // secretIn names the first secret in text, or "".
 func secretIn(text string, allow []string) string {
+	hinted := false
+	for _, h := range secretHints {
+		if strings.Contains(text, h) {
+			hinted = true
+			break
+		}
+	}
+	if !hinted {
+		return ""
+	}
 	re := secretPattern()
 	for off := 0; off < len(text); {
 		m := re.FindStringSubmatchIndex(text[off:])
