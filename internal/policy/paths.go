@@ -73,7 +73,10 @@ type globPat struct {
 func compileGlobs(patterns []string) globs {
 	g := make(globs, len(patterns))
 	for i, p := range patterns {
-		g[i] = globPat{src: p, parts: strings.Split(expand(p, ""), "/")}
+		if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") || strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") {
+			p = expand(p, "")
+		}
+		g[i] = globPat{src: patterns[i], parts: strings.Split(p, "/")}
 	}
 	return g
 }
@@ -104,6 +107,22 @@ func (g globs) matchTail(parts []string) bool {
 	return false
 }
 
+// segment matches one path element against one pattern element; the
+// literal start and end of the pattern are compared first, which settles
+// most elements without path.Match.
+func segment(pat, s string) bool {
+	i := strings.IndexAny(pat, "*?[\\")
+	if i < 0 {
+		return false // a literal, and not equal
+	}
+	j := strings.LastIndexAny(pat, "*?]\\")
+	if !strings.HasPrefix(s, pat[:i]) || !strings.HasSuffix(s, pat[j+1:]) {
+		return false
+	}
+	ok, _ := path.Match(pat, s)
+	return ok
+}
+
 func globParts(pat, parts []string, depth int) bool {
 	if depth > 16 {
 		return false // a pattern with many ** segments: no match rather than a long search
@@ -120,10 +139,8 @@ func globParts(pat, parts []string, depth int) bool {
 		if len(parts) == 0 {
 			return false
 		}
-		if pat[0] != parts[0] {
-			if ok, _ := path.Match(pat[0], parts[0]); !ok {
-				return false
-			}
+		if pat[0] != parts[0] && !segment(pat[0], parts[0]) {
+			return false
 		}
 		pat, parts = pat[1:], parts[1:]
 	}

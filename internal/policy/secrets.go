@@ -62,8 +62,13 @@ var secretFiles = &spec{
 		extra := p.strs("files")
 		p.checkGlobs("allow", allow)
 		p.checkGlobs("files", extra)
-		files := compileGlobs(append(append([]string{}, secretGlobs...), extra...))
-		ok := compileGlobs(append(append([]string{}, secretAllow...), allow...))
+		files, ok := defaultSecrets(), defaultAllow()
+		if len(extra) > 0 {
+			files = compileGlobs(append(append([]string{}, secretGlobs...), extra...))
+		}
+		if len(allow) > 0 {
+			ok = compileGlobs(append(append([]string{}, secretAllow...), allow...))
+		}
 		return func(ev *event.Event) string { return secretFile(ev, files, ok) }, nil
 	},
 }
@@ -82,6 +87,12 @@ var secretAllow = []string{
 	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults",
 	"*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys",
 }
+
+// The default patterns, split once per process when first used.
+var (
+	defaultSecrets = sync.OnceValue(func() globs { return compileGlobs(secretGlobs) })
+	defaultAllow   = sync.OnceValue(func() globs { return compileGlobs(secretAllow) })
+)
 
 func isSecret(p string, files, allow globs) bool {
 	p = strings.TrimSuffix(p, "/")
