@@ -145,6 +145,13 @@ Usage:
       missing or stale (for CI and dotfiles).
   hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
       Remove what install wrote, and nothing else.
+  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--dry-run]
+      Write the hooks a tool already runs, from its own config, into
+      .openhook.json (--scope user: the user config), each run in that
+      tool's dialect, so that every tool runs them. Entries that run
+      hookshim, and entries imported before, are left out; what the
+      config cannot express is kept under provider_data and reported.
+      --all: from every tool whose hook config is found.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
@@ -176,6 +183,7 @@ Environment:
 
 Examples:
   hookshim simulate
+  hookshim import --from claude-code && hookshim install --all
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
@@ -199,6 +207,7 @@ var commands = []command{
 	{"trust", cmdTrust},
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
+	{"import", cmdImport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"providers", cmdProviders},

@@ -125,7 +125,11 @@ func Parse(path string, data []byte) (*File, error) {
 	data = trimBOM(data)
 	p.data = data
 	if !gjson.ValidBytes(data) {
-		return nil, p.syntaxError()
+		std, ok := standardJSONC(data)
+		if !ok {
+			return nil, p.syntaxError()
+		}
+		data, p.data = std, std
 	}
 	doc := gjson.ParseBytes(data)
 	if !doc.IsObject() {
