@@ -28,6 +28,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 	$(GO) test . -run TestPayloadGoldens -update
 	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
+	$(GO) test ./internal/importer -run TestImportGoldens -update
 
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \

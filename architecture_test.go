@@ -24,7 +24,7 @@ var layers = map[string][]string{
 	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision", "internal/rule"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event", "internal/rule"},
+	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
@@ -32,12 +32,14 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/install":   {"internal/provider"},
+	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
 	"internal/seen":      {},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},
 	"internal/wire":      {},
 	"internal/shellcmd":  {},
+	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd"},
 }
 
 // TestArchitecture: every package imports only what its row in

@@ -35,6 +35,12 @@ type client struct {
 	// askBlocks: what the client does headless with an "ask" that hookshim
 	// passes through (only where the provider says the event can ask).
 	askBlocks bool
+	// denyEndsRun: the client cannot block one call and go on; a denial
+	// ends the whole run, and its reason reaches no later model request
+	// (Cline's cancel). A blocked call is then checked by what is left:
+	// the call did not run, the model was not called again, and
+	// hookshim's log holds the reason.
+	denyEndsRun bool
 	// textDelay holds back the mock model's text answers.
 	textDelay time.Duration
 	// extra names the optional scenarios the client runs besides the
@@ -65,6 +71,69 @@ type obj = map[string]any
 // clients are the tools under test, in name order: adding one to e2e is
 // an entry here and its pin in versions.json.
 var clients = []*client{
+	// Cline CLI: `cline --json -P openai-compatible "<prompt>"` (act mode,
+	// tools auto-approved) with the mock as its openai-compatible provider
+	// in ~/.cline/data/settings/providers.json, as `cline auth -p
+	// openai-compatible -k … -b …` writes it; no Cline account. Measured
+	// with 3.0.65, it stays on loopback only with: telemetry opted out in
+	// global-settings.json (else OpenTelemetry to otel.cline.bot), the
+	// update check off (CLINE_NO_AUTO_UPDATE), E2E_TEST=true (the only
+	// switch that skips the feature-flag poll of data.cline.bot), and the
+	// local session backend (CLINE_SESSION_BACKEND_MODE=local; by default
+	// it starts a detached `--cline-hub-daemon` that outlives the run).
+	// Only tool_call and tool_result are awaited; a cancel (hookshim's
+	// deny) aborts the run.
+	{
+		name:     "cline",
+		provider: "cline",
+		scope:    "project",
+		timeout:  2 * time.Minute,
+		configure: func(r *runDir) error {
+			settings := filepath.Join(r.home, ".cline", "data", "settings")
+			if err := r.write(filepath.Join(settings, "global-settings.json"), jsonFile(obj{
+				"telemetryOptOut":   true,
+				"autoUpdateEnabled": false,
+			})); err != nil {
+				return err
+			}
+			// Without the modes and updatedAt that `cline auth` writes,
+			// the file is ignored, silently (3.0.65).
+			return r.write(filepath.Join(settings, "providers.json"), jsonFile(obj{
+				"version":          1,
+				"lastUsedProvider": "openai-compatible",
+				"modes":            obj{},
+				"providers": obj{"openai-compatible": obj{
+					"settings": obj{
+						"provider": "openai-compatible",
+						"apiKey":   "e2e-dummy-key",
+						"model":    "mock-model",
+						"baseUrl":  r.mock.URL + "/v1",
+					},
+					"updatedAt":   "2026-01-01T00:00:00.000Z",
+					"tokenSource": "manual",
+				}},
+			}))
+		},
+		env: func(r *runDir) []string {
+			return []string{
+				"CLINE_SESSION_BACKEND_MODE=local",
+				"CLINE_NO_AUTO_UPDATE=1",
+				"E2E_TEST=true",
+			}
+		},
+		args:        []string{"--json", "-P", "openai-compatible", "-m", "mock-model", prompt},
+		denyEndsRun: true,
+		// `cline "<prompt>"` sends no prompt_submit for the prompt it
+		// starts with (3.0.65).
+		silent: []string{"before_prompt"},
+		extra:  []string{"no-policy"},
+		fires:  []string{"agent_start", "tool_call", "tool_result", "agent_end"},
+		expect: map[string]func(t *testing.T, res *result){
+			// The cancel is what stopped the call: the run ends aborted.
+			"deny": clineAborted(tokDeny),
+			"ask":  clineAborted(tokAsk),
+		},
+	},
 	// Claude Code: `claude -p` with stream-json; Bash allowed in the project's
 	// settings.local.json (hookshim install owns settings.json), workspace
 	// trust accepted in ~/.claude.json.
@@ -396,6 +465,19 @@ enabled = false
 		// Measured with 0.24.4: headless falls back to deny, reason to the model.
 		askBlocks: true,
 	},
+}
+
+// clineAborted: Cline ended the run on hookshim's cancel, and the reason
+// is nowhere in its output (docs/providers.md says it reaches no one).
+func clineAborted(reason string) func(t *testing.T, res *result) {
+	return func(t *testing.T, res *result) {
+		if !strings.Contains(res.stdout, `"finishReason":"aborted"`) {
+			t.Errorf("Cline did not end the run aborted")
+		}
+		if strings.Contains(res.stdout+res.stderr, reason) {
+			t.Errorf("the cancel's reason is in Cline's output: docs/providers.md says it reaches no one")
+		}
+	}
 }
 
 // kimiNothingInjected: no hook output reached Kimi Code's conversation.

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -131,6 +133,7 @@ type result struct {
 	calls    []call
 	payloads []payload // every native payload the recording handler saw
 	setupLog string    // install / allow output
+	leftover []string  // processes of the run still alive after the client exited (killed)
 	traced   bool      // the network calls were traced
 	network  []string  // traced contacts with anything but 127.0.0.1
 	loopback int       // traced contacts with 127.0.0.1
@@ -198,6 +201,7 @@ func (r *runDir) launch(t *testing.T) *result {
 		// Whatever the client left running in its group goes too.
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+	res.leftover = r.reapLeftovers(5 * time.Second)
 	res.timedOut = ctx.Err() == context.DeadlineExceeded
 	var ee *exec.ExitError
 	switch {
@@ -220,6 +224,44 @@ func (r *runDir) launch(t *testing.T) *result {
 	res.calls = readCalls(t, r.hookLog)
 	res.payloads = readEnvelopes(t, r)
 	return res
+}
+
+// reapLeftovers finds the processes the run started outside the client's
+// process group (a detached daemon, a hook still running): every process
+// whose environment has the run's HOME. Those that do not end within
+// grace are killed and returned, so that no run leaves anything behind.
+func (r *runDir) reapLeftovers(grace time.Duration) []string {
+	mark := []byte("\x00HOME=" + r.home + "\x00")
+	find := func() map[int]string {
+		found := map[int]string{}
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(d.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+			if err != nil || !bytes.Contains(append([]byte{0}, env...), mark) {
+				continue
+			}
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+			found[pid] = strings.TrimSpace(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+		}
+		return found
+	}
+	deadline := time.Now().Add(grace)
+	left := find()
+	for len(left) > 0 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		left = find()
+	}
+	var out []string
+	for pid, cmdline := range left {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		out = append(out, fmt.Sprintf("pid %d: %s", pid, cmdline))
+	}
+	sort.Strings(out)
+	return out
 }
 
 func readCalls(t *testing.T, path string) []call {

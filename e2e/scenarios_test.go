@@ -318,7 +318,9 @@ func expectRan(t *testing.T, res *result, file string) {
 }
 
 // expectBlocked: the call did not run, and the reason (or a part of it)
-// reached the model after it asked for the call.
+// reached the model after it asked for the call; in a client where a
+// block ends the run, the model was not called again and the reason is in
+// hookshim's log.
 func expectBlocked(t *testing.T, res *result, reason string) {
 	t.Helper()
 	if res.exists("marker.txt") {
@@ -327,6 +329,17 @@ func expectBlocked(t *testing.T, res *result, reason string) {
 	at := res.firstToolCall()
 	if at == 0 {
 		t.Errorf("the model never got to ask for the shell call")
+		return
+	}
+	if res.r.c.denyEndsRun {
+		for _, q := range res.requests {
+			if q.Seq > at {
+				t.Errorf("the model was called again (request #%d) after a block that ends the run", q.Seq)
+			}
+		}
+		if !slices.ContainsFunc(res.callsFor("before_tool_execute"), func(c call) bool { return strings.Contains(c.Reason, reason) }) {
+			t.Errorf("the block reason (%q) is not in hookshim's log", reason)
+		}
 		return
 	}
 	if !res.reached(reason, at) {
@@ -454,6 +467,9 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	}
 	for _, n := range res.network {
 		t.Errorf("the client reached beyond 127.0.0.1: %s", n)
+	}
+	for _, p := range res.leftover {
+		t.Errorf("the client left a process running (killed): %s", p)
 	}
 	timings.add(c.name, sc.name, res)
 	checkCalls(t, res, pr)

@@ -39,6 +39,7 @@ var ShellTools = []string{
 	"shell_command",     // Codex (string form)
 	"shell",             // Codex (argv form)
 	"Execute",           // Factory Droid
+	"run_commands",      // Cline CLI (a list of commands)
 }
 
 // Request is one recorded request.
@@ -332,7 +333,8 @@ func shellTool(proto string, req gjson.Result) (string, gjson.Result, bool) {
 }
 
 // Args fills a shell tool's parameters from its JSON schema: the command
-// (a string, or an argv array) under whichever key holds it, a
+// (a string, an argv array, or a one-line list of command lines) under
+// whichever key holds it, a
 // description, and a neutral value for every other required parameter.
 func Args(schema gjson.Result, command string) json.RawMessage {
 	out := map[string]any{}
@@ -354,6 +356,10 @@ func Args(schema gjson.Result, command string) json.RawMessage {
 			} else {
 				out[k.Str] = command
 			}
+			return true
+		case "commands":
+			// A list of whole command lines (Cline's run_commands), not argv.
+			out[k.Str] = []string{command}
 			return true
 		case "description":
 			out[k.Str] = "Create the marker file"

@@ -155,3 +155,9 @@ func TestClosesItself(t *testing.T) {
 		t.Fatal("the server did not close after its lifetime")
 	}
 }
+
+func TestArgsCommandList(t *testing.T) {
+	// Cline CLI 3.0.65's run_commands, as its requests declare it.
+	schema := gjson.Parse(`{"type":"object","properties":{"commands":{"type":"array","items":{"type":"string"}}},"required":["commands"],"additionalProperties":false}`)
+	require.JSONEq(t, `{"commands":["touch marker.txt"]}`, string(Args(schema, "touch marker.txt")))
+}

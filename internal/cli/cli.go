@@ -121,11 +121,12 @@ Usage:
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
-  hookshim simulate [--all] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
+  hookshim simulate [--all|--pack] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
       Without arguments: for every tool, a destructive shell command and a
       prompt through the real pipeline, with the built-in example policy
       (deny the command, add context to the prompt), and each tool's answer.
       --all: every embedded sample payload of every tool.
+      --pack: every documented example of the built-in policies.
       With --provider and --event: simulate one call against your config
       (or the example policy when no config is found).
   hookshim allow [PATH]
@@ -144,6 +145,13 @@ Usage:
       missing or stale (for CI and dotfiles).
   hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
       Remove what install wrote, and nothing else.
+  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--dry-run]
+      Write the hooks a tool already runs, from its own config, into
+      .openhook.json (--scope user: the user config), each run in that
+      tool's dialect, so that every tool runs them. Entries that run
+      hookshim, and entries imported before, are left out; what the
+      config cannot express is kept under provider_data and reported.
+      --all: from every tool whose hook config is found.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
@@ -152,6 +160,9 @@ Usage:
       config and its allowance, every handler. Exits 1 on a problem.
   hookshim providers [--events] [--markdown]
       List the tools hookshim speaks to and their events.
+  hookshim policies [--markdown] [NAME]
+      List the built-in policies a config entry can "use", or show one:
+      what it catches and misses, its parameters, examples.
   hookshim example-policy deny-destructive|prompt-context
       The built-in example handlers simulate runs: read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
@@ -172,10 +183,11 @@ Environment:
 
 Examples:
   hookshim simulate
+  hookshim import --from claude-code && hookshim install --all
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
-Docs: README.md, docs/config.md, docs/providers.md, docs/troubleshooting.md
+Docs: README.md, docs/config.md, docs/policies.md, docs/providers.md, docs/troubleshooting.md
 `
 
 // command is one subcommand. Its usage is its block in the usage text
@@ -195,9 +207,11 @@ var commands = []command{
 	{"trust", cmdTrust},
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
+	{"import", cmdImport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"providers", cmdProviders},
+	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},
 	{"version", cmdVersion},
 	{"help", cmdHelp},

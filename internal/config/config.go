@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/policy"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,7 +52,14 @@ type Hook struct {
 	Blocking      bool
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
-	Rule          *Rule // for Type "rule": the expression and its answer (rule.go)
+
+	// Policy is the built-in policy of a "use" entry (Type "use"),
+	// compiled with its parameters (use.go).
+	Policy *policy.Policy
+
+	// Rule is the expression and answer of a "rule" handler (Type
+	// "rule"), compiled when the config is read (rule.go).
+	Rule *Rule
 }
 
 // Binding is one event a hook listens to, with its tool matcher.
@@ -121,7 +129,11 @@ func Parse(path string, data []byte) (*File, error) {
 	data = trimBOM(data)
 	p.data = data
 	if !gjson.ValidBytes(data) {
-		return nil, p.syntaxError()
+		std, ok := standardJSONC(data)
+		if !ok {
+			return nil, p.syntaxError()
+		}
+		data, p.data = std, std
 	}
 	doc := gjson.ParseBytes(data)
 	if !doc.IsObject() {
@@ -258,7 +270,7 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
 	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
-	hif := v.Get("handler").Exists() || v.Get("event").Exists()
+	hif := v.Get("handler").Exists() || v.Get("event").Exists() || v.Get("use").Exists()
 	oh := v.Get("command").Exists() || v.Get("events").Exists()
 	switch {
 	case hif && oh:
@@ -364,11 +376,18 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 			h.OnError = p.onError(val)
 		case "provider_data", "capabilities":
 			// Informational for hookshim: kept by converters, not used at run time.
+		case "use", "with": // a built-in policy in place of a handler: use.go
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, use, with, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
 		}
 		return p.err == nil
 	})
+	if p.err != nil {
+		return
+	}
+	if use := v.Get("use"); use.Exists() || v.Get("with").Exists() {
+		eventAt = p.use(h, v, use, eventAt)
+	}
 	if p.err != nil {
 		return
 	}
@@ -390,6 +409,9 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 			b.Matcher = both(b.Matcher, matcher)
 		}
 		h.On = append(h.On, b)
+	}
+	if h.Type == "use" {
+		return
 	}
 	if !handler.Exists() {
 		p.fail(v, fmt.Sprintf(`hook %d has no "handler"`, i))

@@ -78,42 +78,6 @@ func escapeKey(k string) string {
 	return string(b)
 }
 
-// onlyRules reports whether every hook is a rule: a duplicate call then
-// evaluates them again, which costs less than claiming the call (a file
-// created and written) and gives the same answer.
-func onlyRules(hooks []*config.Hook) bool {
-	for _, h := range hooks {
-		if h.Type != "rule" {
-			return false
-		}
-	}
-	return true
-}
-
-// runJobs evaluates the call's rules here, one after the other, and runs
-// the other handlers through r. A rule takes microseconds: a goroutine of
-// its own, and the OS thread the runtime may start to run it, would cost
-// more than the rule.
-func runJobs(r *run.Runner, jobs []run.Job) []run.Result {
-	results := make([]run.Result, len(jobs))
-	var others []run.Job
-	var at []int
-	for i, j := range jobs {
-		if j.Hook.Type != "rule" || j.Eval == nil {
-			others = append(others, j)
-			at = append(at, i)
-			continue
-		}
-		results[i] = evalRule(j)
-	}
-	if len(others) > 0 {
-		for k, res := range r.RunJobs(context.Background(), others) {
-			results[at[k]] = res
-		}
-	}
-	return results
-}
-
 // evalRule is one rule's result. Its failure (a panic included) is that
 // handler's, answered as on_error says, never the call's.
 func evalRule(j run.Job) (res run.Result) {

@@ -23,6 +23,12 @@ var amplifierInstall = &Install{
 	EventFlag: true,
 	Binaries:  []string{"amplifier"},
 	Homes:     []string{".amplifier"},
+	// The user's own hooks: .amplifier/hooks/hooks.json and a hooks.json
+	// in every folder of .amplifier/hooks, hookshim's among them.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".amplifier/hooks", File: "hooks.json", Format: &claudeFormat},
+		{Scope: ScopeProject, Dir: ".amplifier/hooks/*", File: "hooks.json", Format: &claudeFormat},
+	},
 	// The bridge runs each command through os.path.expandvars and a shell,
 	// in the project folder, with AMPLIFIER_PROJECT_DIR set.
 	ProjectDir: `"$AMPLIFIER_PROJECT_DIR"`,

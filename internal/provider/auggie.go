@@ -34,7 +34,10 @@ import (
 //     Stop decision "block" and reason — INSIDE hookSpecificOutput, unlike
 //     Claude Code; SessionStart additionalContext. The schema is a union
 //     on hookEventName without PromptSubmit: a hookSpecificOutput for it
-//     voids the whole answer, so PromptSubmit is observed only;
+//     voids the whole answer. PromptSubmit is observed only: the agent
+//     loop fires it without waiting (firePromptSubmitHook calls
+//     onPromptSubmit and only catches its error), so nothing it answers
+//     can block the prompt or reach the model;
 //   - exit 2 blocks PreToolUse only; other codes never block. hookshim
 //     answers exit 0 with JSON.
 //

@@ -24,6 +24,9 @@ var auggieInstall = &Install{
 	ProjectDir: `"$AUGMENT_PROJECT_DIR"`,
 	Binaries:   []string{"auggie"},
 	Homes:      []string{".augment"},
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".augment", File: "settings.local.json", Format: &auggieFormat},
+	},
 	Notes: []Note{
 		{"", "Auggie reads hooks when a session starts: start a new one"},
 	},

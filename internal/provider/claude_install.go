@@ -30,6 +30,11 @@ var claudeInstall = &Install{
 	Timeout:  30 * time.Second,
 	Binaries: []string{"claude"},
 	Homes:    []string{".claude"},
+	// settings.local.json is the project's uncommitted twin of
+	// settings.json; Claude Code merges the hooks of both.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".claude", File: "settings.local.json", Format: &claudeFormat},
+	},
 	Switches: []Switch{
 		{At: Target{Scope: ScopeProject, Dir: ".claude", File: "settings.json"}, Key: "disableAllHooks", Off: true},
 		{At: Target{Scope: ScopeProject, Dir: ".claude", File: "settings.local.json"}, Key: "disableAllHooks", Off: true},

@@ -12,9 +12,9 @@ import (
 
 // Cline (VS Code extension and CLI).
 //
-// Verified against the Cline CLI 3.0.65 (npm cline) run here with a mock
-// model (payloads and answers recorded from the real client, see
-// testdata/payloads/cline/README.md), and cline/cline at 21cb8d25
+// Verified against the Cline CLI 3.0.65 (npm cline) run headless with a
+// mock model by make e2e (payloads and answers recorded from the real
+// client, see testdata/payloads/cline/README.md), and cline/cline at 21cb8d25
 // (2026-08-22; extension 4.1.13, CLI 3.0.56): apps/vscode/proto/cline/hooks.proto,
 // apps/vscode/src/core/hooks/hook-factory.ts, apps/vscode/src/sdk/hooks-adapter.ts,
 // sdk/packages/core/src/hooks/{hook-file-hooks,hook-file-config,subprocess,subprocess-runner}.ts,
@@ -47,8 +47,11 @@ import (
 //     honoured whatever the exit code; without JSON and a zero exit the
 //     call goes ahead. cancel:true does not skip one tool: it stops the
 //     whole run (ControlledStopError; measured: the tool did not run and
-//     the run ended "aborted"), with errorMessage as the reason. It is the
-//     only block Cline has, so a denial cancels the task;
+//     the run ended "aborted"), with errorMessage as the reason, which
+//     reaches neither the model nor the CLI's output (3.0.65: the SDK maps
+//     a file hook's answer to stop/appendContext/input only, never to the
+//     runtime's skip). It is the only block Cline has, so a denial cancels
+//     the task;
 //   - contextModification is injected into the next model request (as a
 //     <hook_context source="PostToolUse"> user message: measured) only on
 //     PreToolUse and PostToolUse (4.1.13 drops it on TaskStart and

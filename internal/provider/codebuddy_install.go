@@ -23,4 +23,7 @@ var codeBuddyInstall = &Install{
 	ProjectDir: `"$CODEBUDDY_PROJECT_DIR"`,
 	Binaries:   []string{"codebuddy", "cbc"},
 	Homes:      []string{".codebuddy"},
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".codebuddy", File: "settings.local.json", Format: &claudeFormat},
+	},
 }

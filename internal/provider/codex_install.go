@@ -30,6 +30,12 @@ var codexInstall = &Install{
 	EventTimeouts: PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
 	Binaries:      []string{"codex"},
 	Homes:         []string{".codex"},
+	// Codex also reads [[hooks.<Event>]] tables, Claude's layout in TOML,
+	// from each layer's config.toml.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".codex", File: "config.toml", Format: &claudeFormat},
+		{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "config.toml", Format: &claudeFormat},
+	},
 	Switches: []Switch{
 		{At: Target{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "config.toml"}, Key: "features.hooks", Off: false},
 		{At: Target{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "config.toml"}, Key: "features.codex_hooks", Off: false},

@@ -34,6 +34,13 @@ var copilotInstall = &Install{
 		"errorOccurred", "preCompact", "notification"},
 	Binaries: []string{"copilot"},
 	Homes:    []string{".copilot"},
+	// Matchers are anchored regular expressions (^(?:…)$).
+	AnchoredMatcher: true,
+	// Copilot CLI loads every *.json of its hooks folders.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".github/hooks", File: "*.json", Format: &copilotFormat},
+		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "*.json", Format: &copilotFormat},
+	},
 	// Copilot CLI sets COPILOT_PROJECT_DIR (measured, 1.0.102); the cloud
 	// agent runs hooks in the checkout, so "." stands in where it is unset:
 	// a missing command would deny every tool call.

@@ -31,6 +31,11 @@ var devinInstall = &Install{
 	ProjectDir: `"$DEVIN_PROJECT_DIR"`,
 	Binaries:   []string{"devin"},
 	Homes:      []string{".config/devin"},
+	// The project's config files may hold hooks too, under "hooks".
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".devin", File: "config.json", Format: &claudeFormat},
+		{Scope: ScopeProject, Dir: ".devin", File: "config.local.json", Format: &claudeFormat},
+	},
 }
 
 var devinFileFormat = Format{

@@ -51,6 +51,12 @@ type Target struct {
 	// hookshim's own scripts found there into File, uninstall removes
 	// them, and status and doctor report a copy in both as a duplicate.
 	AlsoRead string
+
+	// Scoped, for a file of Install.Imports, says when its hooks run in
+	// the tool, where that is narrower than every session (Kiro's agent
+	// hooks, only while that agent is active): hookshim import reports it
+	// once per file, since a config's hooks run in every session.
+	Scoped string
 }
 
 // Layout is the shape of a hook config file.

@@ -40,7 +40,19 @@ var kiroInstall = &Install{
 		{"", "Kiro IDE 1.x and kiro-cli 3 (its V3 engine; --v3 on 2.13 and later) run these files; kiro-cli 2.x's default engine runs only the hooks in an agent's JSON: add {\"command\": \"hookshim run --provider kiro\"} to its hooks.agentSpawn, userPromptSubmit, preToolUse, postToolUse and stop by hand"},
 	},
 	Homes: []string{".kiro"},
+	// Kiro loads every hook file of .kiro/hooks; kiro-cli 2.x's default
+	// engine runs the hooks of the agent in use, from its JSON file.
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".kiro/hooks", File: "*.json", Format: &kiroFormat},
+		{Scope: ScopeUser, Dir: ".kiro/hooks", File: "*.json", Format: &kiroFormat},
+		{Scope: ScopeProject, Dir: ".kiro/agents", File: "*.json", Format: &kiroAgentFormat, Scoped: "only while that agent is active"},
+		{Scope: ScopeUser, Dir: ".kiro/agents", File: "*.json", Format: &kiroAgentFormat, Scoped: "only while that agent is active"},
+	},
 }
+
+// kiroAgentFormat is the hooks key of a kiro-cli 2.x agent file:
+// hooks.<camelCase event>[] = {command, matcher?, timeout_ms?}.
+var kiroAgentFormat = Format{Layout: LayoutLists}
 
 var kiroFormat = Format{
 	Layout:      LayoutArray,

@@ -32,6 +32,9 @@ var lettaInstall = &Install{
 	},
 	Binaries: []string{"letta"},
 	Homes:    []string{".letta"},
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".letta", File: "settings.local.json", Format: &lettaFormat},
+	},
 	Notes: []Note{
 		{"", "Letta Code loads hooks when a session starts: start a new one (/restart)"},
 	},

@@ -32,6 +32,9 @@ var vibeInstall = &Install{
 	},
 	Binaries: []string{"vibe"},
 	Homes:    []string{".vibe"},
+	// match is an fnmatch glob, case-insensitive, or re:<full-match
+	// regex> (vibe/core/utils/matching.py).
+	GlobMatcher: true,
 	Notes: []Note{
 		{Scope: ScopeProject, Text: "Vibe reads .vibe/hooks.toml only in a trusted folder (trust it, or run vibe --trust)"},
 		{Text: "Vibe 2.x loads hooks only with enable_experimental_hooks = true in ~/.vibe/config.toml, and spells the events before_tool, after_tool and post_agent_turn (install --events before_tool,after_tool,post_agent_turn)"},

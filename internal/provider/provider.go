@@ -283,6 +283,21 @@ type Install struct {
 	// install and status warn when one is set.
 	Switches []Switch
 
+	// Imports are more files the tool reads hook registrations from, which
+	// install leaves alone (settings.local.json, every *.json of a hooks
+	// folder, hooks in Codex's config.toml): hookshim import reads them as
+	// well as Targets. A File with * in it names every file of Dir it
+	// matches; a .toml file is read as TOML.
+	Imports []Target
+
+	// AnchoredMatcher: the tool matches a regular expression matcher
+	// against the whole tool name (^(?:…)$), not anywhere in it.
+	AnchoredMatcher bool
+
+	// GlobMatcher: a matcher is a case-insensitive shell glob, or after
+	// re: a regular expression matched against the whole name.
+	GlobMatcher bool
+
 	// SharedDir: the project-scope folder is a convention several tools
 	// share (.agents/ holds skills and other tools' plugins), so only the
 	// hook file itself shows that the project uses this tool (install --all).

@@ -20,4 +20,7 @@ var qoderInstall = &Install{
 	ProjectDir: `"$QODER_PROJECT_DIR"`,
 	Binaries:   []string{"qodercli"},
 	Homes:      []string{".qoder"},
+	Imports: []Target{
+		{Scope: ScopeProject, Dir: ".qoder", File: "settings.local.json", Format: &claudeFormat},
+	},
 }

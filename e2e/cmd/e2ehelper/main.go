@@ -14,7 +14,8 @@
 //	sleep DURATION  sleep (a handler that hangs past its timeout)
 //	exit CODE       exit with CODE (a handler that crashes)
 //	rewrite CMD     answer {"updated_input": …}: the call's tool_input with its
-//	                command replaced by CMD (an argv array stays an array)
+//	                command replaced by CMD (an argv array stays an array, a
+//	                list of command lines becomes [CMD])
 package main
 
 import (
@@ -111,7 +112,11 @@ func rewrite(envelope []byte, command string) (string, error) {
 		key = "cmd"
 	}
 	var value any = command
-	if input.Get(key).IsArray() {
+	switch {
+	case !input.Get(key).Exists() && input.Get("commands").IsArray():
+		// A list of command lines (Cline's run_commands).
+		key, value = "commands", []string{command}
+	case input.Get(key).IsArray():
 		value = []string{"bash", "-lc", command}
 	}
 	updated, err := sjson.Set(input.Raw, key, value)

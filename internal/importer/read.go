@@ -1,0 +1,233 @@
+package importer
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/install"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/tidwall/gjson"
+)
+
+// native is one hook entry found in a tool's config.
+type native struct {
+	file    string       // where it is, as messages show it
+	event   string       // the native event
+	group   gjson.Result // the matcher group around it (LayoutGroups), or nothing
+	entry   gjson.Result // the entry itself; nothing for a script
+	script  string       // LayoutScriptPerEvent: the command that runs the file
+	matcher string       // the native matcher, "" when none
+}
+
+// source is one file (or folder of scripts) a tool reads hooks from.
+type source struct {
+	path   string
+	target provider.Target
+}
+
+// sources are the files of p at scope that import reads: the install
+// targets and the Imports, with patterns expanded, each once.
+func sources(env install.Env, p *provider.Provider, scope provider.Scope) ([]source, error) {
+	var out []source
+	seen := map[string]bool{}
+	add := func(path string, t provider.Target) {
+		if !seen[path] {
+			seen[path] = true
+			out = append(out, source{path, t})
+		}
+	}
+	all := slices.Concat(p.Install.Targets, p.Install.Imports)
+	for _, t := range all {
+		if t.Scope != scope {
+			continue
+		}
+		path, err := env.Path(t)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(t.Dir+t.File, "*") {
+			add(path, t)
+			continue
+		}
+		matches, err := filepath.Glob(path)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(matches)
+		for _, m := range matches {
+			add(m, t)
+		}
+	}
+	return out, nil
+}
+
+// read lists the entries of one source; none when it does not exist.
+func read(env install.Env, p *provider.Provider, src source) ([]native, bool, error) {
+	f := src.target.Format
+	if f.Layout == provider.LayoutScriptPerEvent {
+		return readScripts(env, p, src)
+	}
+	b, err := os.ReadFile(src.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	text := string(b)
+	if strings.TrimSpace(text) == "" {
+		return nil, true, nil
+	}
+	var doc gjson.Result
+	if f.Layout == provider.LayoutTOMLTables || strings.HasSuffix(src.path, ".toml") {
+		doc, err = install.TOMLAsJSON(text)
+	} else {
+		doc, err = install.StandardJSON(text)
+	}
+	if err != nil {
+		return nil, true, &UnreadableError{Path: env.Display(src.path), Err: err}
+	}
+	shown := env.Display(src.path)
+	base := doc.Get("hooks")
+	if f.TopLevel {
+		base = doc
+	}
+	var out []native
+	switch f.Layout {
+	case provider.LayoutArray, provider.LayoutTOMLTables:
+		base.ForEach(func(_, e gjson.Result) bool {
+			out = append(out, native{file: shown, event: e.Get(f.EventKey).String(), entry: e, matcher: matcherOf(e)})
+			return true
+		})
+		return out, true, nil
+	}
+	base.ForEach(func(k, list gjson.Result) bool {
+		if !list.IsArray() || slices.Contains(f.Settings, k.Str) {
+			return true // a setting, not an event
+		}
+		list.ForEach(func(_, e gjson.Result) bool {
+			// A group of Claude's layout, also where the tool takes flat
+			// lists too (Copilot CLI reads both).
+			if hs := e.Get("hooks"); hs.IsArray() {
+				hs.ForEach(func(_, h gjson.Result) bool {
+					out = append(out, native{file: shown, event: k.Str, group: e, entry: h, matcher: matcherOf(e)})
+					return true
+				})
+				return true
+			}
+			out = append(out, native{file: shown, event: k.Str, entry: e, matcher: matcherOf(e)})
+			return true
+		})
+		return true
+	})
+	return out, true, nil
+}
+
+func matcherOf(e gjson.Result) string {
+	for _, k := range []string{"matcher", "match"} {
+		if m := e.Get(k); m.Type == gjson.String {
+			return m.Str
+		}
+	}
+	return ""
+}
+
+// readScripts lists the event files of a LayoutScriptPerEvent folder,
+// and of the folder the tool also reads. Each file is a hook command.
+func readScripts(env install.Env, p *provider.Provider, src source) ([]native, bool, error) {
+	dirs := []string{src.path}
+	if src.target.AlsoRead != "" {
+		base := env.Home
+		if src.target.Scope == provider.ScopeProject {
+			base = env.Project
+		}
+		dirs = append(dirs, filepath.Join(base, src.target.AlsoRead))
+	}
+	var out []native
+	found := false
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		found = true
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			ev := eventOfFile(p, e.Name())
+			if ev == "" {
+				continue // not an event's file
+			}
+			path := filepath.Join(dir, e.Name())
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil, true, err
+			}
+			if strings.Contains(string(b), src.target.Format.Marker) {
+				out = append(out, native{file: env.Display(path), event: ev, script: hookshimScript})
+				continue
+			}
+			out = append(out, native{file: env.Display(path), event: ev, script: scriptCommand(env, src.target.Scope, path)})
+		}
+	}
+	return out, found, nil
+}
+
+// hookshimScript stands for the command of a script install wrote.
+const hookshimScript = "hookshim run"
+
+// eventOfFile is the native event whose file is name; "" when none.
+func eventOfFile(p *provider.Provider, name string) string {
+	for _, f := range p.Install.Files {
+		if f.Value == name {
+			return f.Event
+		}
+	}
+	if p.Spec(name) != nil {
+		return name
+	}
+	return ""
+}
+
+// scriptCommand is the command that runs a script: relative to the
+// project for project scope (the config's commands are relative to its
+// folder, the project root), absolute otherwise.
+func scriptCommand(env install.Env, scope provider.Scope, path string) string {
+	if scope == provider.ScopeProject {
+		if rel, ok := env.ProjectRel(path); ok {
+			return shellWord("./" + rel)
+		}
+	}
+	return shellWord(path)
+}
+
+// shellWord quotes s for sh when it needs it.
+func shellWord(s string) string {
+	plain := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:,=@%", c)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// UnreadableError is a tool's config that does not parse.
+type UnreadableError struct {
+	Path string
+	Err  error
+}
+
+func (e *UnreadableError) Error() string { return e.Path + " does not parse: " + e.Err.Error() }

@@ -1,0 +1,128 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tidwall/gjson"
+)
+
+// What hookshim import (internal/importer) takes from install: the way a
+// tool's config files are read, how hookshim's own entries are known, and
+// the gentle editing and writing of JSON with comments. It reads the
+// tools' files and writes .openhook.json; the rules are install's.
+
+// IsHookshim reports whether a hook command runs hookshim's run command,
+// for any tool: an entry install wrote, whatever its program's path.
+func IsHookshim(cmd string) bool {
+	_, ok := parseCall(cmd)
+	return ok
+}
+
+// StandardJSON reads a JSON document with comments and trailing commas
+// (JSONC, as Gemini CLI, Cursor and VS Code read it) as plain JSON.
+func StandardJSON(text string) (gjson.Result, error) {
+	if err := checkJSON(text); err != nil {
+		return gjson.Result{}, err
+	}
+	return gjson.Parse(standard(text)), nil
+}
+
+// TOMLAsJSON reads a TOML document (TOML 1.1, as Codex and Kimi Code read
+// it) as JSON, so that its hook tables are walked like a JSON file's.
+func TOMLAsJSON(text string) (gjson.Result, error) {
+	m, err := parseTOML(text)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	return gjson.ParseBytes(b), nil
+}
+
+// JSONC is a JSON document (comments and trailing commas allowed) edited
+// as text: what is not edited stays byte for byte, and new values are
+// written in the file's own indentation.
+type JSONC struct{ d *jdoc }
+
+// EditJSONC starts editing text; empty text starts a new file from
+// skeleton, a JSON object laid out on several lines.
+func EditJSONC(text, skeleton string) (*JSONC, error) {
+	fresh := text == ""
+	if fresh {
+		d := &jdoc{unit: "  ", colon: ": ", nl: "\n"}
+		text = d.render(skeleton, "", true) + "\n"
+	}
+	d, err := newJDoc(text)
+	if err != nil {
+		return nil, err
+	}
+	d.fresh = fresh
+	return &JSONC{d: d}, nil
+}
+
+// Get returns the top-level member key as plain JSON.
+func (j *JSONC) Get(key string) (gjson.Result, bool) { return j.d.get(path{key}) }
+
+// Append adds raw, a JSON value, at the end of the array that is the
+// top-level member key, which is created when absent.
+func (j *JSONC) Append(key, raw string) error {
+	if _, ok := j.d.get(path{key}); !ok {
+		return j.d.set(path{key}, "["+raw+"]")
+	}
+	return j.d.appendTo(path{key}, raw)
+}
+
+// Text is the document as it is now.
+func (j *JSONC) Text() string { return j.d.s }
+
+// ChangedError is a file that changed between reading and writing.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return e.Path + " changed while hookshim was writing it: nothing was written"
+}
+
+// Write replaces the file at path, which held old (oldExists: it
+// existed), with data: under the file's lock, keeping the previous
+// version as a backup, atomically, through symbolic links, with mode for
+// a new file. It returns the backup ("" when there was none).
+func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode fs.FileMode) (string, error) {
+	target, err := resolveLinks(path)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := env.lock(realPath(path))
+	if err != nil {
+		return "", fmt.Errorf("cannot lock %s against another hookshim: %v", env.Display(path), err)
+	}
+	defer unlock()
+	now, exists, err := readFile(target)
+	if err != nil {
+		return "", err
+	}
+	if exists != oldExists || now != string(old) {
+		return "", &ChangedError{Path: env.Display(path)}
+	}
+	backup := ""
+	if exists {
+		if err := checkWritable(target, env.Display(path)); err != nil {
+			return "", err
+		}
+		if backup, err = env.backup(target, old); err != nil {
+			return "", fmt.Errorf("cannot keep a backup of %s, so it is left as it was: %v", path, err)
+		}
+		if fi, err := os.Stat(target); err == nil {
+			mode = fi.Mode().Perm()
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return backup, err
+	}
+	return backup, writeAtomic(target, data, mode)
+}
