@@ -51,3 +51,16 @@ func BenchmarkRules(b *testing.B) {
 		}
 	}
 }
+
+// Without a reason, a rule's denial and question name the rule.
+func TestRuleDefaultReason(t *testing.T) {
+	getenv, project := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "no-rm", "event": "before_tool_execute", "handler": {"type": "rule", "if": "runs('rm')", "decision": "deny"}},
+  {"name": "sure", "event": "before_tool_execute", "handler": {"type": "rule", "if": "runs('mv')", "decision": "ask"}}
+]}`)
+	opts := Options{Provider: "claude-code"}
+	ans, _ := Call(preToolUse(project, "rm x"), nil, getenv, opts)
+	assert.Contains(t, string(ans.Stdout), `"permissionDecisionReason":"denied by rule no-rm"`)
+	ans, _ = Call(preToolUse(project, "mv a b"), nil, getenv, opts)
+	assert.Contains(t, string(ans.Stdout), `"permissionDecisionReason":"rule sure asks for confirmation"`)
+}
