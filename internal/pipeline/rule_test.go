@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookshim/hookshim/bench/benchdata"
+	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,4 +64,14 @@ func TestRuleDefaultReason(t *testing.T) {
 	assert.Contains(t, string(ans.Stdout), `"permissionDecisionReason":"denied by rule no-rm"`)
 	ans, _ = Call(preToolUse(project, "mv a b"), nil, getenv, opts)
 	assert.Contains(t, string(ans.Stdout), `"permissionDecisionReason":"rule sure asks for confirmation"`)
+}
+
+// A rewrite sets the keys it names, a dotted key as one key, and keeps
+// the others; a tool input that is not an object is replaced.
+func TestMergeInput(t *testing.T) {
+	e := &rule.Env{RawInput: []byte(`{"command":"ls","timeout":5}`)}
+	assert.JSONEq(t, `{"command":"ls -la","timeout":5,"a.b":1,"*":true}`,
+		string(mergeInput(e, []byte(`{"command":"ls -la","a.b":1,"*":true}`))))
+	e = &rule.Env{RawInput: []byte(`"ls"`)}
+	assert.JSONEq(t, `{"command":"pwd"}`, string(mergeInput(e, []byte(`{"command":"pwd"}`))))
 }
