@@ -152,3 +152,12 @@ func TestVarsMatchTags(t *testing.T) {
 	}
 	assert.ElementsMatch(t, tags, names)
 }
+
+// expr's memory budget stops an expression that builds a huge list.
+func TestMemoryBudget(t *testing.T) {
+	r, err := Compile(`len(1..2000000) > 0`)
+	require.NoError(t, err)
+	_, err = r.Match(NewEnv(shellEvent("ls")))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "memory budget exceeded")
+}
