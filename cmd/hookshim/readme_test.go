@@ -98,3 +98,25 @@ func runReadme(t *testing.T, label string, minScripts int, steps ...string) {
 	}
 	require.NotContains(t, stderr.String(), "error")
 }
+
+// TestReadmePack runs the README's built-in policy example as written, in
+// an empty directory, and checks that it prints what the README says.
+func TestReadmePack(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("the README's example needs sh")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	scripts, outputs := fencedBlocks(t, string(readme), "pack")
+	require.Len(t, scripts, 1, "README.md lost its pack example")
+	require.Len(t, outputs, 1)
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-e", "-c", scripts[0])
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "README pack example failed:\n%s\nstderr:\n%s", scripts[0], stderr.String())
+	require.Contains(t, stdout.String(), strings.TrimSpace(outputs[0]), "stderr:\n%s", stderr.String())
+	require.NotContains(t, stderr.String(), "error")
+}

@@ -121,11 +121,12 @@ Usage:
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
-  hookshim simulate [--all] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
+  hookshim simulate [--all|--pack] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
       Without arguments: for every tool, a destructive shell command and a
       prompt through the real pipeline, with the built-in example policy
       (deny the command, add context to the prompt), and each tool's answer.
       --all: every embedded sample payload of every tool.
+      --pack: every documented example of the built-in policies.
       With --provider and --event: simulate one call against your config
       (or the example policy when no config is found).
   hookshim allow [PATH]
@@ -167,6 +168,9 @@ Usage:
       config and its allowance, every handler. Exits 1 on a problem.
   hookshim providers [--events] [--markdown]
       List the tools hookshim speaks to and their events.
+  hookshim policies [--markdown] [NAME]
+      List the built-in policies a config entry can "use", or show one:
+      what it catches and misses, its parameters, examples.
   hookshim example-policy deny-destructive|prompt-context
       The built-in example handlers simulate runs: read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
@@ -191,7 +195,7 @@ Examples:
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
-Docs: README.md, docs/config.md, docs/providers.md, docs/troubleshooting.md
+Docs: README.md, docs/config.md, docs/policies.md, docs/providers.md, docs/troubleshooting.md
 `
 
 // command is one subcommand. Its usage is its block in the usage text
@@ -217,6 +221,7 @@ var commands = []command{
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"providers", cmdProviders},
+	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},
 	{"version", cmdVersion},
 	{"help", cmdHelp},

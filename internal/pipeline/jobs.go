@@ -19,6 +19,7 @@ import (
 func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
+	env := c.ruleEnv()
 	var spoken []spokenDialect // each dialect's payload, built once
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
@@ -28,6 +29,8 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
 			}
 			j = c.remoteJob(h, envelope)
+		case h.Type == "rule":
+			j.Eval = ruleEval(h, env)
 		case h.Dialect != "":
 			j = c.dialectJob(h, &spoken)
 		default: // "command", in the OpenHook envelope
@@ -102,4 +105,66 @@ func (c *call) matches(h *config.Hook) bool {
 	tool.Native = name
 	ev.Tool = &tool
 	return h.Matches(&ev)
+}
+
+// runJobs runs the matched hooks and returns their results in order. The
+// built-in policies ("use") and rules are evaluated here, one after the
+// other on this goroutine: they share the reading of the command line and take
+// microseconds each, less than the goroutines, timers and signal watch the
+// runner sets up for handlers that may take seconds (measured in a fresh
+// process: seven policies cost ~40 µs evaluated here, ~250 µs as jobs).
+// The others run as jobs.
+func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
+	results := make([]run.Result, len(hooks))
+	var rest []*config.Hook
+	var at []int
+	env := c.ruleEnv()
+	for i, h := range hooks {
+		switch h.Type {
+		case "use":
+			results[i] = c.evalPolicy(h)
+			continue
+		case "rule":
+			results[i] = evalRule(run.Job{Hook: h, Eval: ruleEval(h, env)})
+			continue
+		}
+		rest = append(rest, h)
+		at = append(at, i)
+	}
+	if len(rest) > 0 {
+		for k, res := range r.RunJobs(context.Background(), c.jobs(rest)) {
+			results[at[k]] = res
+		}
+	}
+	return results
+}
+
+// evalPolicy answers for a built-in policy. A panic is that hook's
+// failure, as for a job, not the call's.
+func (c *call) evalPolicy(h *config.Hook) (res run.Result) {
+	start := time.Now()
+	res = run.Result{Hook: h, Exit: -1}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Err = &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("failed: %v", p)}
+		}
+		res.Duration = time.Since(start)
+	}()
+	out := h.Policy.Eval(c.ev)
+	out.Handler = h.Name
+	res.Output, res.Exit = out, 0
+	return res
+}
+
+// inProcess reports whether every hook runs inside hookshim. Such a call
+// takes no claim (package dedupe): a duplicate evaluates them again, which
+// costs less than the claim file, and they have no side effects that
+// could happen twice.
+func inProcess(hooks []*config.Hook) bool {
+	for _, h := range hooks {
+		if h.Type != "use" && h.Type != "rule" {
+			return false
+		}
+	}
+	return len(hooks) > 0
 }
