@@ -59,9 +59,10 @@ type Command struct {
 	// the same number are connected by pipes, in the order listed.
 	Pipeline int
 	// Parent is the index of the command one of whose words holds this
-	// command ($(…), `…`, <(…)), or -1. InArg is the index in the parent's
-	// Args of that word, or -1 when it was a wrapper's word, an assignment
-	// or a redirection target.
+	// command ($(…), `…`, <(…)), or of the find whose -exec runs it, or
+	// -1. InArg is the index in the parent's Args of that word, or -1 when
+	// it was a wrapper's word, an assignment, a redirection target or
+	// find's -exec.
 	Parent, InArg int
 }
 
