@@ -54,6 +54,10 @@ var interpreters = map[string]bool{
 	"pwsh": true, "powershell": true, "deno": true, "bun": true, "osascript": true,
 }
 
+// stdinShells are the interpreters that read -s as "the script is on
+// stdin".
+var stdinShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
 // codeFlags give an interpreter its program on the command line.
 var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "--eval": true, "--command": true, "-Command": true}
 
@@ -63,6 +67,9 @@ func readsStdin(c shellcmd.Command) bool {
 	for _, a := range c.Args[1:] {
 		if codeFlags[a] {
 			return false
+		}
+		if a == "-s" && stdinShells[c.Name()] {
+			return true // sh -s ARGS: the script from stdin, ARGS its arguments
 		}
 		if a == "-" || a == "--" {
 			return true

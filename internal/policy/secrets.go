@@ -20,7 +20,7 @@ var secretFiles = &spec{
 			"`*.pub`, `known_hosts`, `config`), `.netrc`, `.pgpass`, `.git-credentials`, `.aws/credentials`, " +
 			"`.docker/config.json`, `.kube/config`, `.npmrc`, `.pypirc`, `credentials.json`, `*.tfvars`, `terraform.tfstate`, " +
 			"`.gnupg/*`. A glob that starts with a literal part matching one counts (`cat .env*`).",
-		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` (templates; see allow), names printed by `echo`/`printf` " +
+		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` and the like (`.env.local.example`: templates; see allow), names printed by `echo`/`printf` " +
 			"and files opened by `source`/`.` (which run them without showing them) or only listed, deleted or chmod-ed (`ls`, `stat`, `rm`, `chmod`), files reached through variables or " +
 			"globs that start with a wildcard (`cat *`), other tools reading them (`docker run --env-file`, a test " +
 			"that loads .env), and secrets in files with ordinary names.",
@@ -84,7 +84,7 @@ var secretGlobs = []string{
 
 // secretAllow are look-alikes that hold no secrets.
 var secretAllow = []string{
-	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults",
+	".env*.example", ".env*.sample", ".env*.template", ".env*.dist", ".env.defaults",
 	"*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys",
 }
 
