@@ -7,15 +7,16 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump bench bench-smoke dist
+.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-opa bench bench-smoke dist
 
 # Every target line with a "## " comment is listed; a target name may hold
 # digits (e2e), dots and dashes.
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## build bin/hookshim
+build: ## build bin/hookshim and bin/hookshim-remote (which sends http and prompt handlers)
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hookshim
+	$(GO) build -trimpath -ldflags '-s -w' -o bin/hookshim-remote ./cmd/hookshim-remote
 
 test: ## run every test: unit, golden payloads, end-to-end scripts
 	$(GO) test -count=1 ./...
@@ -33,7 +34,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
-	./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
+	./internal/remote:FuzzAnswer ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -49,6 +50,15 @@ simulate: build ## run the embedded demo
 
 e2e: ## run hookshim inside the real clients of e2e/versions.json (npm installs into .e2e/; HOOKSHIM_E2E_CLIENTS=a,b to choose)
 	sh e2e/run.sh
+
+# The Open Policy Agent release e2e-opa builds from the Go module proxy.
+OPA_VERSION := v1.22.2
+OPA_BIN     := .e2e/opa/$(OPA_VERSION)/opa
+
+e2e-opa: ## http handlers against a real Open Policy Agent server (built once into .e2e/opa/; loopback only)
+	@[ -x $(OPA_BIN) ] || { echo "building opa $(OPA_VERSION) (once; a few minutes)"; \
+		GOBIN=$(CURDIR)/.e2e/opa/$(OPA_VERSION) CGO_ENABLED=0 $(GO) install github.com/open-policy-agent/opa@$(OPA_VERSION); }
+	HOOKSHIM_E2E_OPA=$(CURDIR)/$(OPA_BIN) $(GO) test -count=1 -run TestOPA -v ./e2e/opa
 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh
@@ -71,6 +81,8 @@ dist: ## cross-compile release binaries for DIST_PLATFORMS into dist/, with dist
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
 		out=dist/hookshim-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
 		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim; \
+		out=dist/hookshim-remote-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
+		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '-s -w' -o $$out ./cmd/hookshim-remote; \
 	done
 	cd dist && sha256sum hookshim-* > SHA256SUMS
 

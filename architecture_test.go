@@ -21,10 +21,11 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy"},
+	"internal/extend":    {"internal/config"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
@@ -39,6 +40,11 @@ var layers = map[string][]string{
 	"internal/wire":      {},
 	"internal/shellcmd":  {},
 	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd"},
+
+	// The program that sends http and prompt handlers: hookshim itself
+	// never links net/http (nethttp_test.go).
+	"cmd/hookshim-remote": {"internal/remote"},
+	"internal/remote":     {"internal/config"},
 }
 
 // TestArchitecture: every package imports only what its row in

@@ -16,7 +16,7 @@
 // Environment:
 //
 //	HOOKSHIM_E2E=1          run at all
-//	HOOKSHIM_BIN            the hookshim to test (default: built from this tree)
+//	HOOKSHIM_BIN            the hookshim to test, with its hookshim-remote next to it (default: built from this tree)
 //	HOOKSHIM_E2E_CLIENTS    comma-separated clients to run (default: all in versions.json)
 //	HOOKSHIM_E2E_RECORD=1   rewrite the testdata/payloads/<id>/<Event>-real.json that are new,
 //	                        changed shape or come from another client version (=all: every one)
@@ -93,6 +93,11 @@ func setup() (string, error) {
 	if hookshimBin == "" {
 		hookshimBin = filepath.Join(tmp, "hookshim")
 		if err := goBuild(hookshimBin, "./cmd/hookshim"); err != nil {
+			return tmp, err
+		}
+		// http and prompt handlers are sent by hookshim-remote, which
+		// hookshim finds next to itself (a HOOKSHIM_BIN brings its own).
+		if err := goBuild(filepath.Join(tmp, "hookshim-remote"), "./cmd/hookshim-remote"); err != nil {
 			return tmp, err
 		}
 	} else if hookshimBin, err = filepath.Abs(hookshimBin); err != nil {

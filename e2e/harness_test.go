@@ -31,6 +31,7 @@ const prompt = "Create the file marker.txt in the current folder, then say done.
 // a request the model received proves that channel reached the model.
 const (
 	tokDeny      = "HSE2E_DENY_REASON_Q7"
+	tokJudge     = "HSE2E_JUDGE_REASON_P3"
 	tokAsk       = "HSE2E_ASK_REASON_K4"
 	tokCtxPrefix = "HSE2E_CTX_"
 	tokStop      = "HSE2E_STOP_REASON_P2"
@@ -47,8 +48,9 @@ type runDir struct {
 	bin      string // the client's executable
 	node     string // the node the client runs on
 	mock     *mockmodel.Server
-	hookLog  string // HOOKSHIM_LOG
-	recFile  string // envelopes the recording handler saw
+	judge    *mockmodel.Server // the model of a prompt handler, when the scenario has one
+	hookLog  string            // HOOKSHIM_LOG
+	recFile  string            // envelopes the recording handler saw
 }
 
 // newRunDir makes the folders of one run under the system's temp folder:

@@ -19,6 +19,8 @@ start=$(date +%s)
 
 if [ -z "${HOOKSHIM_BIN:-}" ]; then
 	go build -o .e2e/bin/hookshim ./cmd/hookshim || exit 1
+	# http and prompt handlers are sent by hookshim-remote, found next to hookshim.
+	go build -o .e2e/bin/hookshim-remote ./cmd/hookshim-remote || exit 1
 	HOOKSHIM_BIN="$root/.e2e/bin/hookshim"
 fi
 export HOOKSHIM_BIN HOOKSHIM_E2E=1

@@ -166,6 +166,36 @@ var scenarios = []scenario{
 		},
 	},
 	{
+		// A prompt handler: a second mock model, the judge, reads the
+		// event (the envelope in the prompt) and denies the shell call;
+		// hookshim-remote asks it, hookshim answers the client.
+		name: "prompt-judge",
+		hooks: func(r *runDir) []obj {
+			judge, err := mockmodel.Start(mockmodel.Options{Lifetime: r.c.timeout + 30e9,
+				Text: fmt.Sprintf("Verdict:\n```json\n{\"decision\": \"deny\", \"reason\": %q}\n```", tokJudge)})
+			if err != nil {
+				panic(err)
+			}
+			r.judge = judge
+			return []obj{{"name": "judge", "event": "before_tool_execute", "matcher": "shell",
+				"handler": obj{"type": "prompt", "prompt": "Deny every shell command. The event: $ARGUMENTS",
+					"base_url": judge.URL + "/v1", "model": "judge-model", "timeout": 20}}}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			expectBlocked(t, res, tokJudge)
+			asked := false
+			for _, q := range res.r.judge.Requests() {
+				if q.Path == "/v1/chat/completions" && strings.Contains(string(q.Body), "touch marker.txt") &&
+					strings.Contains(string(q.Body), "judge-model") {
+					asked = true
+				}
+			}
+			if !asked {
+				t.Errorf("the judge was not asked about the shell call (requests: %d)", len(res.r.judge.Requests()))
+			}
+		},
+	},
+	{
 		// Handlers that crash, hang or print garbage leave the tool
 		// working: fail-open, never an accidental block.
 		name: "fail-open",
@@ -423,6 +453,11 @@ func runScenario(t *testing.T, c *client, sc scenario, pr *provider.Provider, bi
 	}
 	r.mock = mock
 	defer mock.Close()
+	defer func() {
+		if r.judge != nil {
+			r.judge.Close()
+		}
+	}()
 	var setup strings.Builder
 	if c.configure != nil {
 		if err := c.configure(r); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/cli"
+	"github.com/hookshim/hookshim/internal/remote"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -20,6 +21,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hookshim":    func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 		"fakehandler": func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+
+		// Sends http and prompt handlers; found in PATH.
+		"hookshim-remote": func() { os.Exit(remote.Main(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 
@@ -27,11 +31,15 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
+		// serve_test.go: servers for http and prompt handlers;
+		// tlsserve: an https server for extended configs.
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst, "tlsserve": tlsServe},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
 			// and log out of the tests.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/.state")
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
 			env.Setenv("HOOKSHIM_LOG", "")
 			env.Setenv("HOOKSHIM_CONFIG", "")
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir+"/.run")

@@ -60,6 +60,7 @@ type Server struct {
 	URL string
 
 	command   string
+	text      string
 	textDelay time.Duration
 	ln        net.Listener
 	srv       *http.Server
@@ -79,6 +80,9 @@ type Options struct {
 	Log string
 	// Lifetime bounds how long the server runs; it closes itself after.
 	Lifetime time.Duration
+	// Text is what the model says instead of "done": a judge's verdict,
+	// for a prompt handler.
+	Text string
 	// TextDelay holds back every text answer (a tool that kills its
 	// after-tool hooks as soon as the model's next step ends needs it).
 	TextDelay time.Duration
@@ -89,6 +93,9 @@ func Start(o Options) (*Server, error) {
 	if o.Command == "" {
 		o.Command = "touch marker.txt"
 	}
+	if o.Text == "" {
+		o.Text = "done"
+	}
 	if o.Lifetime <= 0 {
 		o.Lifetime = 10 * time.Minute
 	}
@@ -96,7 +103,7 @@ func Start(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), command: o.Command, textDelay: o.TextDelay, ln: ln, closed: make(chan struct{})}
+	s := &Server{URL: "http://" + ln.Addr().String(), command: o.Command, text: o.Text, textDelay: o.TextDelay, ln: ln, closed: make(chan struct{})}
 	if o.Log != "" {
 		s.logFile, err = os.OpenFile(o.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -232,15 +239,16 @@ func (a answer) kind() string {
 	return "text"
 }
 
-// decide plays the conversation: a shell call first, "done" once the
-// conversation holds a tool result (or offers no shell).
+// decide plays the conversation: a shell call first, "done" (or the
+// Text option) once the conversation holds a tool result (or offers no
+// shell).
 func (s *Server) decide(proto string, req gjson.Result) answer {
 	if hasToolResult(proto, req) {
-		return answer{text: "done"}
+		return answer{text: s.text}
 	}
 	name, schema, ok := shellTool(proto, req)
 	if !ok {
-		return answer{text: "done"}
+		return answer{text: s.text}
 	}
 	return answer{tool: name, args: Args(schema, s.command)}
 }

@@ -136,6 +136,14 @@ Usage:
       Never run that config, whatever its content.
   hookshim trust [status] [PATH]
       Show whether a config may run.
+  hookshim extend [--config FILE | --user] PATH|URL
+      Make a config extend another: a path, or an https URL, fetched once
+      and pinned by the SHA-256 of its content (run again to pin a changed
+      URL anew). Default: the nearest .openhook.json, else a new one here.
+  hookshim fetch [--config FILE]
+      Fetch the URLs your config and the project's extend into the cache
+      hook calls read, each checked against its pin: a changed one is
+      refused and the cached copy that matches stays in use.
   hookshim install --provider ID|--all [--scope project|user] [--dir DIR]
                    [--events LIST] [--bin PATH] [--dry-run] [--check]
       Register hookshim in the tool's own hook config, for every event it
@@ -205,6 +213,8 @@ var commands = []command{
 	{"allow", cmdAllow},
 	{"deny", cmdDeny},
 	{"trust", cmdTrust},
+	{"extend", cmdExtend},
+	{"fetch", cmdFetch},
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
 	{"import", cmdImport},

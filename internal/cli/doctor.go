@@ -400,6 +400,7 @@ func checkConfigs(r *doctorReport, getenv func(string) string, start, cwd string
 			Fix: "create " + config.FileName + " at the project root (docs/config.md)"})
 		return
 	}
+	doctorExtends(r, found, getenv)
 	store, storeErr := trust.DefaultStore(getenv)
 	hooks := 0
 	for _, f := range found {

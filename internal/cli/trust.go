@@ -71,6 +71,10 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		hintf(stderr, "fix the config before allowing it")
 		return 1
 	}
+	if !resolveExtends(f, getenv, true, stderr) {
+		hintf(stderr, "an allowance covers every config this one extends: fix or fetch them (hookshim fetch), then allow again")
+		return 1
+	}
 	store, ok := trustStore(stderr, getenv)
 	if !ok {
 		return 1
@@ -162,6 +166,7 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 	if !ok {
 		return 1
 	}
+	resolveExtends(f, getenv, false, stderr)
 	state, err := store.Check(f)
 	if err != nil {
 		errorf(stderr, "%v", err)
@@ -192,6 +197,7 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintf(stdout, "  pins file %s\n", p.Path)
 		}
 	}
+	printRemotes(stdout, f)
 	if err != nil {
 		warningf(stderr, "%v", err)
 	}

@@ -73,6 +73,9 @@ func (f *File) Check(dir string, lookPath LookPath) []Problem {
 // command exists. Lines that need a shell are checked up to what can be
 // known without running it.
 func (h *Hook) Check(dir string, lookPath LookPath) []Problem {
+	if h.Remote != nil {
+		return h.checkRemote(lookPath)
+	}
 	if h.Type != "" && h.Type != "command" {
 		// Nothing to start: a handler type run in-process checks itself
 		// when the config is parsed.

@@ -34,6 +34,9 @@ type File struct {
 	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
 	Warnings []string // non-fatal problems, with positions
 	Content  []byte   // the file's bytes as read, for the trust check's hash
+
+	Extends  []Extension // the "extends" entries, as written (see extends.go)
+	Extended []*File     // the configs they pulled in, once resolved (package extend)
 }
 
 // Hook is one handler bound to one or more canonical events.
@@ -52,6 +55,7 @@ type Hook struct {
 	Blocking      bool
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
+	Remote        *Remote // what an http or prompt handler sends, and where (remote.go)
 
 	// Policy is the built-in policy of a "use" entry (Type "use"),
 	// compiled with its parameters (use.go).
@@ -120,6 +124,11 @@ func Parse(path string, data []byte) (*File, error) {
 	if err == nil {
 		path = abs
 	}
+	return parse(path, filepath.Dir(path), data)
+}
+
+// parse parses a document named path whose relative paths start at dir.
+func parse(path, dir string, data []byte) (*File, error) {
 	p := &parser{path: path, data: data}
 	content := data
 	data = trimBOM(data)
@@ -135,7 +144,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if !doc.IsObject() {
 		return nil, p.errAt(doc, "the config must be a JSON object")
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), OnError: "allow", Content: content}
+	f := &File{Path: path, Dir: dir, OnError: "allow", Content: content}
 	var version bool
 	var hooks gjson.Result
 	doc.ForEach(func(k, v gjson.Result) bool {
@@ -158,9 +167,11 @@ func Parse(path string, data []byte) (*File, error) {
 			hooks = v
 		case "on_error":
 			f.OnError = p.onError(v)
+		case "extends":
+			f.Extends = p.extends(f, v)
 		case "$schema", "description":
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, description)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, extends, description)", k.Str))
 		}
 		return p.err == nil
 	})
@@ -169,6 +180,9 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	if !version {
 		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "openhook" or "spec": say which format this file is, e.g. "openhook": "0.1"`}
+	}
+	if !hooks.Exists() && len(f.Extends) > 0 {
+		return f, nil // a file that only extends others
 	}
 	if !hooks.Exists() {
 		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "hooks" array`}
@@ -421,6 +435,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.fail(v, `"handler" must be an object`)
 		return
 	}
+	if t := v.Get("type").Str; t == "http" || t == "prompt" {
+		p.remote(h, v, t)
+		return
+	}
 	typ := "command"
 	var platform string
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -429,7 +447,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 			typ = p.str(val, "type")
 			switch typ {
 			case "command":
-			case "http", "prompt", "agent":
+			case "agent":
 				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:

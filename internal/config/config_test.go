@@ -24,13 +24,13 @@ func TestParseMixedFormats(t *testing.T) {
      "handler": {"type": "command", "command": "./guard.sh", "timeout": 5, "env": {"B": "2", "A": "1"}, "cwd": "sub"},
      "blocking": true, "degradation": {"input_rewrite": "warn"}},
     {"event": "tool:pre", "matcher": {"pattern": "^file_(read|write)$"}, "handler": {"type": "command", "command": "x"}},
-    {"event": "before_model", "handler": {"type": "prompt", "command": ""}}
+    {"event": "before_model", "handler": {"type": "agent", "command": ""}}
   ]
 }`))
 	require.NoError(t, err)
-	require.Len(t, f.Hooks, 5, "the prompt handler is not run by hookshim")
+	require.Len(t, f.Hooks, 5, "the agent handler is not run by hookshim")
 	require.Len(t, f.Warnings, 1)
-	require.Contains(t, f.Warnings[0], "prompt handlers are not run by hookshim")
+	require.Contains(t, f.Warnings[0], "agent handlers are not run by hookshim")
 
 	otel := f.Hooks[0]
 	require.True(t, otel.Async)

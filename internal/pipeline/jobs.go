@@ -19,6 +19,11 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
 		switch h.Type {
+		case "http", "prompt":
+			if envelope == nil {
+				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
+			}
+			j = c.remoteJob(h, envelope)
 		default: // "command", in the OpenHook envelope
 			if envelope == nil {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())

@@ -354,6 +354,9 @@ func (c *call) discover() ([]config.Found, error) {
 		StartDirs: starts,
 		Gate:      c.trusted,
 	})
+	if err == nil {
+		err = c.extend(found)
+	}
 	// Not a problem to repeat on every call: logged and explained, and
 	// told to the user on session start.
 	c.rec.Notes = append(c.rec.Notes, c.untrusted...)
@@ -440,6 +443,7 @@ func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim
 	dc := dedupe.Call{Provider: c.pr.ID, Event: c.ev, SplitEvents: c.pr.SplitEvents, Hooks: hooks}
 	for _, f := range configs {
 		dc.Configs = append(dc.Configs, f.File)
+		dc.Configs = append(dc.Configs, f.Extended...)
 		if f.Discovered && c.getenv("HOOKSHIM_TRUST_ALL") != "1" {
 			// The record that allowed it: a new allow is a new policy.
 			if store, err := trust.DefaultStore(c.getenv); err == nil {

@@ -84,10 +84,35 @@ func parsePins(s string) ([]Pin, error) {
 //   - the project root itself: nothing more.
 //
 // Paths outside the project are not pinned.
+//
+// A config that extends others (config.File.Extended, once resolved)
+// pins each extended file by path, inside the project or not, and the
+// paths its hooks' commands reach by the same rule, rooted at the
+// extended file's folder when that is outside the project. A config
+// fetched from a URL is not pinned by path: its pin is in the content of
+// the file that extends it, which is pinned.
 func Pins(f *config.File) []Pin {
 	p := &pinner{root: f.Dir, self: f.Path}
-	for _, h := range f.Hooks {
+	for _, h := range f.Hooks { // with the extended files' hooks
 		p.line(h.Command, h.Dir, 0)
+	}
+	for _, x := range f.Extended {
+		if filepath.IsAbs(x.Path) {
+			p.pins = append(p.pins, Pin{Path: x.Path})
+			// A link is pinned by what it holds, not by the file it
+			// points at: that file is pinned too, as it is what is read.
+			if real, err := filepath.EvalSymlinks(x.Path); err == nil && real != x.Path {
+				p.pins = append(p.pins, Pin{Path: real})
+			}
+		}
+		if _, inside := p.resolve(x.Dir, p.root); inside {
+			continue // its hooks were read above
+		}
+		out := &pinner{root: x.Dir, self: x.Path}
+		for _, h := range x.Hooks {
+			out.line(h.Command, h.Dir, 0)
+		}
+		p.pins = append(p.pins, out.pins...)
 	}
 	return p.result()
 }

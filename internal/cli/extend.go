@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/extend"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// resolveExtends pulls in what f extends for a command about f's trust
+// (allow, trust): with fetch, the URLs the cache lacks are fetched, as an
+// allowance must cover every hook that will run. It reports whether f
+// could be resolved whole; what could not is printed.
+func resolveExtends(f *config.File, getenv func(string) string, fetch bool, stderr io.Writer) bool {
+	if len(f.Extends) == 0 {
+		return true
+	}
+	cache, err := extend.DefaultCache(getenv)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return false
+	}
+	o := extend.Options{Cache: cache}
+	if fetch {
+		o.Fetch = &extend.Fetcher{}
+	}
+	rep, err := extend.Resolve(f, o)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return false
+	}
+	for _, u := range rep.Unavailable {
+		errorf(stderr, "%s", u)
+	}
+	return len(rep.Unavailable) == 0
+}
+
+// cmdFetch fills the cache with the configs the configs in force extend
+// by URL, checking each against its pin.
+func cmdFetch(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fset := flag.NewFlagSet("fetch", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	cfg := fset.String("config", "", "fetch what this config extends (default: your config and the project's)")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if fset.NArg() > 0 {
+		errorf(stderr, "fetch takes no arguments (got %q)", fset.Arg(0))
+		return 2
+	}
+	var paths []string
+	if *cfg != "" {
+		paths = []string{*cfg}
+	} else {
+		if up := config.UserPath(getenv); up != "" {
+			if _, err := os.Stat(up); err == nil {
+				paths = append(paths, up)
+			}
+		}
+		if p := config.FindUp("."); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	cache, err := extend.DefaultCache(getenv)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	code, urls := 0, 0
+	for _, p := range paths {
+		f, err := config.Load(p)
+		if err != nil {
+			errorf(stderr, "%v", err)
+			code = 1
+			continue
+		}
+		for _, x := range f.Extends {
+			if x.URL != "" {
+				urls++
+			}
+		}
+		rep, err := extend.Resolve(f, extend.Options{Cache: cache, Fetch: &extend.Fetcher{}, Refresh: true})
+		for _, n := range rep.Notes {
+			if strings.HasPrefix(n, "https://") {
+				fmt.Fprintln(stdout, n)
+			}
+		}
+		for _, u := range rep.Unavailable {
+			errorf(stderr, "%s", u)
+			code = 1
+		}
+		if err != nil {
+			errorf(stderr, "%v", err)
+			code = 1
+		}
+	}
+	if urls == 0 && code == 0 {
+		fmt.Fprintf(stdout, "nothing to fetch: no config in force extends a URL (looked at: %s)\n", strings.Join(paths, ", "))
+	}
+	return code
+}
+
+// cmdExtend adds an extends entry to a config: a URL is fetched once and
+// pinned by its content's hash (an entry for the same URL is pinned
+// anew), a path is written relative to the config's folder.
+func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fset := flag.NewFlagSet("extend", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	cfg := fset.String("config", "", "the config to add the entry to (default: the nearest .openhook.json, else one in this folder)")
+	user := fset.Bool("user", false, "add it to your own config ("+"$XDG_CONFIG_HOME/hookshim/openhook.json)")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if fset.NArg() != 1 {
+		errorf(stderr, "extend takes one path or https URL")
+		return 2
+	}
+	target := *cfg
+	switch {
+	case *user:
+		target = config.UserPath(getenv)
+	case target == "":
+		if target = config.FindUp("."); target == "" {
+			target = config.FileName
+		}
+	}
+	target, err := filepath.Abs(target)
+	if err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	data, err := os.ReadFile(target)
+	mode := fs.FileMode(0o644)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = []byte("{\n  \"spec\": \"hooks/0.1\",\n  \"extends\": []\n}\n")
+	case err != nil:
+		errorf(stderr, "%v", err)
+		return 1
+	default:
+		if st, err := os.Stat(target); err == nil {
+			mode = st.Mode().Perm()
+		}
+	}
+	arg := fset.Arg(0)
+	var entry, what string
+	index := -1 // the entry to pin anew
+	if strings.Contains(arg, "://") {
+		if !strings.HasPrefix(arg, "https://") {
+			errorf(stderr, "%s: only https URLs can be extended", arg)
+			return 1
+		}
+		cache, err := extend.DefaultCache(getenv)
+		if err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+		content, err := (&extend.Fetcher{}).Get(arg)
+		if err != nil {
+			errorf(stderr, "fetching %s: %v", arg, err)
+			return 1
+		}
+		pin := config.Integrity(content)
+		remote, err := config.ParseRemote(arg, filepath.Dir(target), content)
+		if err == nil {
+			// What it extends in turn is fetched now too.
+			_, err = extend.Resolve(remote, extend.Options{Cache: cache, Fetch: &extend.Fetcher{}})
+		}
+		if err != nil {
+			errorf(stderr, "%s is not a config hookshim can use: %v", arg, err)
+			return 1
+		}
+		if err := cache.Put(content); err != nil {
+			errorf(stderr, "caching %s: %v", arg, err)
+			return 1
+		}
+		gjson.GetBytes(data, "extends").ForEach(func(k, v gjson.Result) bool {
+			if v.Get("url").Str == arg {
+				index = int(k.Int())
+				return false
+			}
+			return true
+		})
+		entry = fmt.Sprintf(`{"url": %s, "integrity": %s}`, strconv.Quote(arg), strconv.Quote(pin))
+		what = fmt.Sprintf("%s (%s, %s)", arg, pin, count(len(remote.Hooks), "hook"))
+		if index >= 0 {
+			data, err = sjson.SetBytes(data, "extends."+strconv.Itoa(index)+".integrity", pin)
+		} else {
+			data, err = addEntry(data, entry)
+		}
+		if err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+	} else {
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+		ext, err := config.Load(abs)
+		if err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+		rel, err := filepath.Rel(filepath.Dir(target), abs)
+		if err != nil {
+			rel = abs
+		}
+		rel = filepath.ToSlash(rel)
+		dup := false
+		gjson.GetBytes(data, "extends").ForEach(func(_, v gjson.Result) bool {
+			p := v.Str
+			if v.IsObject() {
+				p = v.Get("path").Str
+			}
+			if p != "" && !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(target), p)
+			}
+			dup = p != "" && filepath.Clean(p) == abs
+			return !dup
+		})
+		if dup {
+			fmt.Fprintf(stdout, "%s already extends %s\n", target, rel)
+			return 0
+		}
+		what = fmt.Sprintf("%s (%s)", rel, count(len(ext.Hooks), "hook"))
+		if data, err = addEntry(data, `{"path": `+strconv.Quote(rel)+`}`); err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+	}
+	if _, err := config.Parse(target, data); err != nil {
+		errorf(stderr, "the entry would leave %s broken: %v", target, err)
+		return 1
+	}
+	if err := writeFile(target, data, mode); err != nil {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	if index >= 0 {
+		fmt.Fprintf(stdout, "pinned anew: %s\n", what)
+	} else {
+		fmt.Fprintf(stdout, "extends %s\n", what)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", target)
+	if target != config.UserPath(getenv) && *cfg == "" {
+		hintf(stderr, "a project config runs once allowed, and this change needs a new allowance: review it, then run: hookshim allow %s", target)
+	}
+	return 0
+}
+
+// writeFile replaces path through a temporary file and a rename: a hook
+// call reading the config never sees half of it.
+func writeFile(path string, data []byte, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".openhook-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// addEntry appends entry to the config's "extends", written before
+// "hooks", on a line of its own, when there is none yet: the rest of the
+// file stays as it was.
+func addEntry(data []byte, entry string) ([]byte, error) {
+	doc := gjson.ParseBytes(data)
+	if doc.Get("extends").Exists() {
+		return sjson.SetRawBytes(data, "extends.-1", []byte(entry))
+	}
+	at := -1
+	doc.ForEach(func(k, _ gjson.Result) bool {
+		if k.Str == "hooks" {
+			at = k.Index
+			return false
+		}
+		return true
+	})
+	if at < 0 {
+		return sjson.SetRawBytes(data, "extends", []byte("["+entry+"]"))
+	}
+	// The indentation of the "hooks" line, for the new one.
+	sep := " "
+	if i := bytes.LastIndexByte(data[:at], '\n'); i >= 0 && len(bytes.TrimLeft(data[i+1:at], " \t")) == 0 {
+		sep = string(data[i:at])
+	}
+	out := make([]byte, 0, len(data)+len(entry)+32)
+	out = append(out, data[:at]...)
+	out = append(out, `"extends": [`+entry+`],`+sep...)
+	return append(out, data[at:]...), nil
+}
+
+// doctorExtends pulls in what the configs in force extend, as a hook call
+// does (from the cache only), so that their handlers are checked too;
+// an extension that a call could not read is a problem.
+func doctorExtends(r *doctorReport, found []config.Found, getenv func(string) string) {
+	cache, err := extend.DefaultCache(getenv)
+	if err != nil {
+		r.problem(doctorProblem{Area: "extends", Message: oneLine(err.Error()), Fix: "set HOME or XDG_CACHE_HOME"})
+		return
+	}
+	for _, f := range found {
+		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache})
+		if err != nil {
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(err.Error()), Fix: "fix the entry (docs/config.md, \"extends\"); until then every call answers as on_error says"})
+		}
+		for _, u := range rep.Unavailable {
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(u), Fix: "hookshim fetch"})
+		}
+	}
+}
+
+// printRemotes lists, for hookshim trust, the configs f pulls in from
+// URLs: the allowance covers them by their pins, not by path.
+func printRemotes(stdout io.Writer, f *config.File) {
+	for _, x := range f.Extended {
+		if strings.HasPrefix(x.Path, "https://") {
+			fmt.Fprintf(stdout, "  extends %s as pinned (%s)\n", x.Path, config.Integrity(x.Content))
+		}
+	}
+}

@@ -1,0 +1,374 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// Remote is what an http or prompt handler asks of a server: hookshim
+// sends it through hookshim-remote (internal/remote), a program of its
+// own, so that the HTTP and TLS code is not loaded by the calls that send
+// nothing (every call starts a fresh process, and loading costs time).
+type Remote struct {
+	// http
+	URL    string      // where the envelope is POSTed
+	Wrap   string      // a key to send the envelope under ({"input": envelope} for OPA's data API); "" to send it as it is
+	Result string      // a gjson path to the answer inside the response ("result" for OPA's data API); "" for the whole body
+	Header [][2]string // name, value as written: ${VAR} and $VAR are expanded from the environment at call time
+
+	// prompt
+	Prompt    string // the prompt, $ARGUMENTS in place of the event's JSON
+	Model     string
+	BaseURL   string
+	APIKeyEnv string
+	API       string // "openai", "anthropic", or "" to choose from the environment
+
+	// AllowHTTP lets plain http:// reach a host that is not this machine.
+	AllowHTTP bool
+}
+
+// HelperName is the program that runs http and prompt handlers.
+const HelperName = "hookshim-remote"
+
+// The APIs a prompt handler speaks.
+const (
+	OpenAI    = "openai"
+	Anthropic = "anthropic"
+)
+
+// DefaultModels are the models a prompt handler asks when the config names
+// none: small, fast ones, as a judge of one tool call needs.
+var DefaultModels = map[string]string{OpenAI: "gpt-4o-mini", Anthropic: "claude-haiku-4-5"}
+
+// remote parses an http or prompt handler. Its fields are those of a
+// command handler that still mean something without a process (timeout,
+// timeout_action, status_message; async for http) and its own.
+func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
+	r := &Remote{}
+	h.Type, h.Remote = typ, r
+	var urlAt, baseAt gjson.Result
+	known := "type, url, headers, wrap, result, allow_http, timeout, timeout_action, async, status_message, dialect"
+	if typ == "prompt" {
+		known = "type, prompt, model, base_url, api_key_env, api, headers, allow_http, timeout, timeout_action, status_message"
+	}
+	v.ForEach(func(k, val gjson.Result) bool {
+		key := k.Str
+		switch {
+		case key == "type" || key == "status_message":
+			p.str(val, key)
+		case key == "timeout":
+			h.Timeout = p.timeout(val)
+		case key == "timeout_action":
+			a := p.str(val, "timeout_action")
+			if a != "warn" && a != "block" && p.err == nil {
+				p.fail(val, `"timeout_action" must be "warn" or "block"`)
+			}
+			h.TimeoutAction = a
+		case key == "headers":
+			r.Header = p.headers(val)
+		case key == "allow_http":
+			r.AllowHTTP = p.boolean(val, key)
+		case typ == "http" && key == "url":
+			urlAt, r.URL = val, p.str(val, key)
+		case typ == "http" && key == "wrap":
+			r.Wrap = p.str(val, key)
+		case typ == "http" && key == "result":
+			r.Result = p.str(val, key)
+		case typ == "http" && key == "async":
+			h.Async = p.boolean(val, key)
+		case typ == "http" && key == "dialect":
+			h.Dialect = p.str(val, key)
+		case typ == "prompt" && key == "prompt":
+			r.Prompt = p.str(val, key)
+		case typ == "prompt" && key == "model":
+			r.Model = p.str(val, key)
+		case typ == "prompt" && key == "base_url":
+			baseAt, r.BaseURL = val, p.str(val, key)
+		case typ == "prompt" && key == "api_key_env":
+			r.APIKeyEnv = p.str(val, key)
+		case typ == "prompt" && key == "api":
+			r.API = p.str(val, key)
+			if r.API != OpenAI && r.API != Anthropic && p.err == nil {
+				p.fail(val, `"api" must be "openai" or "anthropic"`)
+			}
+		default:
+			p.fail(k, fmt.Sprintf("unknown field %q in %s handler (known: %s)", key, typ, known))
+		}
+		return p.err == nil
+	})
+	if p.err != nil {
+		return
+	}
+	switch typ {
+	case "http":
+		if !urlAt.Exists() {
+			p.fail(v, `an http handler needs "url"`)
+		} else if err := CheckURL(r.URL, r.AllowHTTP); err != nil {
+			p.fail(urlAt, err.Error())
+		}
+	case "prompt":
+		if strings.TrimSpace(r.Prompt) == "" {
+			p.fail(v, `a prompt handler needs a non-empty "prompt"`)
+		} else if baseAt.Exists() {
+			if err := CheckURL(r.BaseURL, r.AllowHTTP); err != nil {
+				p.fail(baseAt, `"base_url": `+err.Error())
+			}
+		}
+	}
+}
+
+func (p *parser) headers(v gjson.Result) [][2]string {
+	if !v.IsObject() {
+		p.fail(v, `"headers" must be an object of strings`)
+		return nil
+	}
+	var out [][2]string
+	v.ForEach(func(k, val gjson.Result) bool {
+		s := p.str(val, "headers."+k.Str)
+		if strings.ContainsAny(k.Str+s, "\r\n") && p.err == nil {
+			p.fail(val, "a header must not contain a line break")
+		}
+		out = append(out, [2]string{k.Str, s})
+		return p.err == nil
+	})
+	return out
+}
+
+// CheckURL accepts an http(s) URL with a host. Plain http reaches only
+// this machine (localhost, a loopback address) unless allowHTTP: the
+// envelope carries commands, file contents and prompts, and headers carry
+// tokens, which must not cross a network in clear text by accident.
+func CheckURL(raw string, allowHTTP bool) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("not a URL: %v", err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("URL %q must start with https:// (or http:// to this machine)", raw)
+	case u.Host == "":
+		return fmt.Errorf("URL %q has no host", raw)
+	case u.User != nil:
+		return fmt.Errorf("URL %q carries a user or password: put credentials in \"headers\", from an environment variable", raw)
+	case u.Scheme == "http" && !allowHTTP && !Loopback(u.Hostname()):
+		return fmt.Errorf("URL %q is plain http to another machine: use https, or set \"allow_http\": true to send in clear text", raw)
+	}
+	return nil
+}
+
+// Loopback reports whether host names this machine.
+func Loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// Endpoint is where a prompt handler's model answers.
+type Endpoint struct {
+	API    string // OpenAI or Anthropic
+	URL    string // the request URL: …/chat/completions or …/v1/messages
+	Model  string
+	KeyEnv string // the variable holding the API key
+}
+
+// ErrNoEndpoint is a prompt handler's failure to find any model endpoint:
+// the handler then follows its llm_evaluated degradation.
+var ErrNoEndpoint = errors.New("no model endpoint configured")
+
+// Endpoint finds the model a prompt handler asks: the handler's own
+// base_url, api and api_key_env first, then the conventional variables of
+// the two APIs' own SDKs. OPENAI_BASE_URL includes the version path
+// ("https://api.openai.com/v1"), to which /chat/completions is added;
+// ANTHROPIC_BASE_URL does not ("https://api.anthropic.com"), and
+// /v1/messages is added.
+func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
+	api, base := r.API, r.BaseURL
+	if api == "" {
+		switch {
+		case base != "":
+			// A server named by hand is most often a local one, and
+			// those speak OpenAI's API.
+			api = OpenAI
+		case getenv("ANTHROPIC_BASE_URL") != "" || getenv("ANTHROPIC_API_KEY") != "":
+			api = Anthropic
+		case getenv("OPENAI_BASE_URL") != "" || getenv("OPENAI_API_KEY") != "":
+			api = OpenAI
+		default:
+			return Endpoint{}, ErrNoEndpoint
+		}
+	}
+	ep := Endpoint{API: api, Model: r.Model, KeyEnv: r.APIKeyEnv}
+	if ep.KeyEnv == "" {
+		ep.KeyEnv = strings.ToUpper(api) + "_API_KEY"
+	}
+	if ep.Model == "" {
+		ep.Model = DefaultModels[api]
+	}
+	if base == "" {
+		base = getenv(strings.ToUpper(api) + "_BASE_URL")
+	}
+	if base == "" {
+		if getenv(ep.KeyEnv) == "" {
+			return Endpoint{}, ErrNoEndpoint
+		}
+		base = map[string]string{OpenAI: "https://api.openai.com/v1", Anthropic: "https://api.anthropic.com"}[api]
+	}
+	if err := CheckURL(base, r.AllowHTTP); err != nil {
+		return Endpoint{}, err
+	}
+	base = strings.TrimRight(base, "/")
+	if api == Anthropic {
+		// A base given with its version path is taken as meant.
+		base = strings.TrimSuffix(base, "/v1")
+		ep.URL = base + "/v1/messages"
+	} else {
+		ep.URL = base + "/chat/completions"
+	}
+	return ep, nil
+}
+
+// Helper finds hookshim-remote: next to the running hookshim (where make
+// build and make dist put it), else in PATH.
+func Helper(lookPath LookPath) (string, error) {
+	name := HelperName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	return lookPath(HelperName)
+}
+
+// Problem kinds of http and prompt handlers.
+const (
+	NoHelper   = "no-helper"   // hookshim-remote is not installed
+	NoEndpoint = "no-endpoint" // a prompt handler finds no model
+)
+
+// HelperFix is how to get hookshim-remote.
+const HelperFix = "install it next to hookshim: go install github.com/hookshim/hookshim/cmd/hookshim-remote@latest (make build builds both)"
+
+// checkRemote is the check of an http or prompt handler at allow, status
+// and doctor time: the helper that sends it is there, and a prompt
+// handler finds a model in this environment (a tool started from here
+// has the same variables).
+func (h *Hook) checkRemote(lookPath LookPath) []Problem {
+	var out []Problem
+	add := func(kind, path, msg, fix string) {
+		out = append(out, Problem{Hook: h.Name, Pos: h.Pos, Kind: kind, Path: path, Msg: msg, Fix: fix})
+	}
+	if _, err := Helper(lookPath); err != nil {
+		add(NoHelper, HelperName, HelperName+", which sends "+h.Type+" handlers, is neither next to hookshim nor in PATH", HelperFix)
+	}
+	if h.Type == "prompt" {
+		// The environment of this process, as exec.LookPath reads its
+		// PATH: a tool started from here has the same variables.
+		if _, err := h.Remote.Endpoint(os.Getenv); err != nil {
+			msg := err.Error()
+			if errors.Is(err, ErrNoEndpoint) {
+				msg = "no model endpoint here: " + map[string]string{
+					"exclude": "the handler is left out of every call",
+					"warn":    "every call it matches warns and goes on without it",
+					"block":   "every call it matches is denied",
+				}[Degradation(h)] + " (degradation llm_evaluated: " + Degradation(h) + ")"
+			}
+			add(NoEndpoint, "", msg, `set ANTHROPIC_API_KEY or OPENAI_API_KEY (OPENAI_BASE_URL for a local server), or "base_url" in the handler`)
+		}
+	}
+	return out
+}
+
+// Degradation is what a prompt handler without a model does, as its
+// llm_evaluated strategy says: "exclude" (the default), "warn" or "block".
+func Degradation(h *Hook) string {
+	if s := h.Degradation["llm_evaluated"]; s != "" {
+		return s
+	}
+	return "exclude"
+}
+
+// Call is one request hookshim-remote is asked to make, resolved by the
+// calling hookshim (headers expanded, endpoint and key found in its
+// environment): handed over as JSON in the CallEnv variable, the envelope
+// on stdin.
+type Call struct {
+	Kind      string      // "http" or "prompt"
+	Hook      string      // the hook's name, for messages
+	URL       string      // where to POST
+	Header    [][2]string // expanded
+	Wrap      string      // http: the key to send the envelope under
+	Result    string      // http: the path of the answer in the response
+	AllowHTTP bool
+	API       string // prompt: OpenAI or Anthropic
+	Model     string
+	Key       string // prompt: the API key, "" for none
+	Prompt    string
+}
+
+// CallEnv is the variable that hands a Call to hookshim-remote.
+const CallEnv = "HOOKSHIM_REMOTE_CALL"
+
+// Encode writes the call as JSON.
+func (c *Call) Encode() []byte {
+	b := []byte("{}")
+	set := func(k string, v any) { b, _ = sjson.SetBytes(b, k, v) }
+	set("kind", c.Kind)
+	set("hook", c.Hook)
+	set("url", c.URL)
+	headers := make([][]string, len(c.Header))
+	for i, h := range c.Header {
+		headers[i] = []string{h[0], h[1]}
+	}
+	set("headers", headers)
+	set("wrap", c.Wrap)
+	set("result", c.Result)
+	set("allow_http", c.AllowHTTP)
+	set("api", c.API)
+	set("model", c.Model)
+	set("key", c.Key)
+	set("prompt", c.Prompt)
+	return b
+}
+
+// DecodeCall reads what Encode wrote.
+func DecodeCall(b []byte) (Call, error) {
+	if !gjson.ValidBytes(b) {
+		return Call{}, errors.New(CallEnv + " is not JSON")
+	}
+	d := gjson.ParseBytes(b)
+	c := Call{
+		Kind: d.Get("kind").Str, Hook: d.Get("hook").Str, URL: d.Get("url").Str,
+		Wrap: d.Get("wrap").Str, Result: d.Get("result").Str, AllowHTTP: d.Get("allow_http").Bool(),
+		API: d.Get("api").Str, Model: d.Get("model").Str, Key: d.Get("key").Str, Prompt: d.Get("prompt").Str,
+	}
+	d.Get("headers").ForEach(func(_, h gjson.Result) bool {
+		c.Header = append(c.Header, [2]string{h.Get("0").Str, h.Get("1").Str})
+		return true
+	})
+	if c.Kind != "http" && c.Kind != "prompt" {
+		return c, fmt.Errorf("%s: unknown kind %q", CallEnv, c.Kind)
+	}
+	return c, CheckURL(c.URL, c.AllowHTTP)
+}

@@ -1,0 +1,100 @@
+package extend
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hookshim/hookshim/internal/config"
+)
+
+// Cache keeps the configs fetched from URLs, one file per pin, named by
+// the SHA-256 the pin names: a copy is found by the pin alone, and checked
+// against it on every read, so a copy that was damaged or replaced is
+// never used, wherever the folder is and whoever can write in it.
+type Cache struct {
+	Dir string
+}
+
+// DefaultCache is $XDG_CACHE_HOME/hookshim/extends (default
+// ~/.cache/hookshim/extends).
+func DefaultCache(getenv func(string) string) (Cache, error) {
+	dir := getenv("XDG_CACHE_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return Cache{}, errors.New("neither XDG_CACHE_HOME nor HOME is set: nowhere to keep fetched configs")
+		}
+		dir = filepath.Join(home, ".cache")
+	}
+	return Cache{Dir: filepath.Join(dir, "hookshim", "extends")}, nil
+}
+
+// NotCachedError is a pinned URL whose content is not in the cache.
+type NotCachedError struct {
+	URL, Pin string
+}
+
+func (e *NotCachedError) Error() string {
+	return fmt.Sprintf("%s (%s) is not in the cache", e.URL, e.Pin)
+}
+
+func (c Cache) path(sum [32]byte) string {
+	return filepath.Join(c.Dir, hex.EncodeToString(sum[:])+".json")
+}
+
+// Get returns the cached content that pin names. damaged is set when a
+// copy is there but does not match the pin (it is then not returned).
+func (c Cache) Get(pin string) (content []byte, damaged bool, err error) {
+	sum, ok := config.PinSum(pin)
+	if !ok {
+		return nil, false, fmt.Errorf("%q is not a sha256 pin", pin)
+	}
+	if c.Dir == "" {
+		return nil, false, nil // no cache: nothing is cached (never the current folder)
+	}
+	b, err := config.ReadFileMax(c.path(sum), config.MaxFileSize)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, false, nil
+		}
+		var big *config.TooLargeError
+		if errors.As(err, &big) {
+			return nil, true, nil
+		}
+		return nil, false, err
+	}
+	if sha256.Sum256(b) != sum {
+		return nil, true, nil
+	}
+	return b, false, nil
+}
+
+// Put keeps content under its own pin, written through a temporary file
+// and a rename so that a call reading it never sees half a copy.
+func (c Cache) Put(content []byte) error {
+	sum := sha256.Sum256(content)
+	if c.Dir == "" {
+		return errors.New("no cache folder: set XDG_CACHE_HOME or HOME")
+	}
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(content); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), c.path(sum))
+}

@@ -1,0 +1,229 @@
+package remote
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/config"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(h) // 127.0.0.1
+	t.Cleanup(s.Close)
+	return s
+}
+
+func post(t *testing.T, c *config.Call) ([]byte, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return Post(ctx, c, []byte(`{"openhook":"0.1"}`))
+}
+
+func TestPostSendsTheEnvelope(t *testing.T) {
+	var got *http.Request
+	var body []byte
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		got, body = r, must(io.ReadAll(r.Body))
+		io.WriteString(w, `{"result": {"decision": "deny"}}`)
+	})
+	out, err := post(t, &config.Call{Kind: "http", URL: s.URL + "/v1/data/x", Wrap: "input", Result: "result", Header: [][2]string{{"Authorization", "Bearer t"}}})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"decision": "deny"}`, string(out))
+	require.Equal(t, http.MethodPost, got.Method)
+	require.Equal(t, "application/json", got.Header.Get("Content-Type"))
+	require.Equal(t, "Bearer t", got.Header.Get("Authorization"))
+	require.JSONEq(t, `{"input": {"openhook":"0.1"}}`, string(body))
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func TestPostResultPath(t *testing.T) {
+	for body, want := range map[string]string{
+		`{}`:                   "", // OPA: the decision is undefined
+		`{"result": null}`:     "", // null: no opinion
+		``:                     "", // an empty 2xx
+		`{"result": {"a": 1}}`: `{"a": 1}`,
+	} {
+		s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
+		out, err := post(t, &config.Call{URL: s.URL, Result: "result"})
+		require.NoError(t, err, body)
+		require.Equal(t, want, string(out), body)
+	}
+}
+
+func TestPostFailures(t *testing.T) {
+	big := strings.Repeat("x", MaxBody+1)
+	for name, tc := range map[string]struct {
+		h    http.HandlerFunc
+		want string
+	}{
+		"status":   {func(w http.ResponseWriter, r *http.Request) { http.Error(w, "nope", 500) }, "answered 500 Internal Server Error: nope"},
+		"huge":     {func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, big) }, "answered more than 1048576 bytes"},
+		"not JSON": {func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html>") }, "not JSON"},
+	} {
+		s := serve(t, tc.h)
+		_, err := post(t, &config.Call{URL: s.URL, Result: "result"})
+		require.ErrorContains(t, err, tc.want, name)
+	}
+}
+
+func TestPostTimeout(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Post(ctx, &config.Call{URL: s.URL}, nil)
+	require.ErrorContains(t, err, "no answer in time")
+	require.Less(t, time.Since(start), 2*time.Second)
+}
+
+func TestPostRefused(t *testing.T) {
+	_, err := post(t, &config.Call{URL: "http://127.0.0.1:1/"})
+	require.ErrorContains(t, err, "connection refused")
+}
+
+// A self-signed certificate is refused: TLS verification cannot be turned
+// off.
+func TestPostSelfSignedRefused(t *testing.T) {
+	s := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"decision":"allow"}`) }))
+	defer s.Close()
+	_, err := post(t, &config.Call{URL: s.URL})
+	require.ErrorContains(t, err, "TLS certificate not accepted")
+	require.ErrorContains(t, err, "SSL_CERT_FILE")
+}
+
+func TestPostRedirects(t *testing.T) {
+	target := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"decision":"deny","reason":"`+r.Method+` `+string(must(io.ReadAll(r.Body)))+`"}`)
+	})
+	same := func(code int) *httptest.Server {
+		var s *httptest.Server
+		s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/moved" {
+				http.Redirect(w, r, s.URL+"/here", code)
+				return
+			}
+			io.WriteString(w, `{"reason":"`+r.Method+` followed"}`)
+		})
+		return s
+	}
+	// 307 and 308 to the same host keep method and body: followed.
+	for _, code := range []int{307, 308} {
+		out, err := post(t, &config.Call{URL: same(code).URL + "/moved"})
+		require.NoError(t, err)
+		require.JSONEq(t, `{"reason":"POST followed"}`, string(out))
+	}
+	// 302 would turn the POST into a GET: not followed.
+	_, err := post(t, &config.Call{URL: same(302).URL + "/moved"})
+	require.ErrorContains(t, err, "answered 302 Found, a redirect to")
+	// Another host (localhost is not 127.0.0.1's host:port): not followed.
+	other := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(target.URL, "127.0.0.1", "localhost", 1), 307)
+	})
+	_, err = post(t, &config.Call{URL: other.URL})
+	require.ErrorContains(t, err, "that is not followed")
+}
+
+func TestAnswer(t *testing.T) {
+	for text, want := range map[string]string{
+		`{"decision":"deny","reason":"r"}`:                       `{"decision":"deny","reason":"r"}`,
+		"Sure.\n```json\n{\"decision\": \"ask\"}\n```\nDone {x}": `{"decision": "ask"}`,
+		`I see {braces} first, then {"decision":"allow"}`:        `{"decision":"allow"}`,
+		`{"ok": false, "reason": "no"}`:                          `{"reason": "no","decision":"deny"}`,
+		`{"ok": true, "reason": "fine"}`:                         `{"reason": "fine"}`,
+		`{"decision": "approve"}`:                                `{"decision": "allow"}`,
+		`{"decision": "block", "reason": "x"}`:                   `{"decision": "deny", "reason": "x"}`,
+		`{"decision": "", "context": "c"}`:                       `{"context": "c"}`,
+	} {
+		got, err := Answer(text)
+		require.NoError(t, err, text)
+		require.JSONEq(t, want, string(got), text)
+	}
+	_, err := Answer("no json here")
+	require.ErrorContains(t, err, "holds no JSON object")
+	// A reply of braces is given up on after a few tries, not scanned
+	// from every one.
+	start := time.Now()
+	_, err = Answer(strings.Repeat("{", 1<<20))
+	require.Error(t, err)
+	require.Less(t, time.Since(start), 2*time.Second)
+}
+
+func TestPrompt(t *testing.T) {
+	require.Equal(t, `check {"a":1} now {"a":1}`, Prompt("check $ARGUMENTS now $ARGUMENTS", []byte(`{"a":1}`+"\n")))
+	require.Equal(t, "check\n\n{\"a\":1}", Prompt("check", []byte(`{"a":1}`)))
+}
+
+func TestJudgeBothAPIs(t *testing.T) {
+	for _, api := range []string{config.OpenAI, config.Anthropic} {
+		var path, key, extra string
+		s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			path, key, extra = r.URL.Path, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"), r.Header.Get("X-Extra")
+			if api == config.Anthropic {
+				io.WriteString(w, `{"content":[{"type":"text","text":"{\"decision\":\"deny\",\"reason\":\"r\"}"}]}`)
+			} else {
+				io.WriteString(w, `{"choices":[{"message":{"content":"{\"decision\":\"deny\",\"reason\":\"r\"}"}}]}`)
+			}
+		})
+		ep, err := (&config.Remote{API: api, BaseURL: s.URL + map[string]string{config.OpenAI: "/v1"}[api]}).Endpoint(func(string) string { return "" })
+		require.NoError(t, err)
+		out, err := Judge(context.Background(), &config.Call{Kind: "prompt", URL: ep.URL, API: api, Model: ep.Model, Key: "k", Prompt: "p $ARGUMENTS",
+			Header: [][2]string{{"X-Extra", "e"}}}, []byte(`{}`))
+		require.NoError(t, err)
+		require.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(out))
+		require.Equal(t, map[string]string{config.OpenAI: "/v1/chat/completions", config.Anthropic: "/v1/messages"}[api], path)
+		require.Equal(t, map[string]string{config.OpenAI: "Bearer k", config.Anthropic: "k"}[api], key)
+		require.Equal(t, "e", extra, "the handler's headers go along")
+	}
+}
+
+func TestJudgeModelError(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"error":{"message":"model not found"}}`)
+	})
+	_, err := Judge(context.Background(), &config.Call{URL: s.URL, API: config.OpenAI, Prompt: "p"}, nil)
+	require.ErrorContains(t, err, "model not found")
+}
+
+// FuzzAnswer: any reply of a model is an answer or an error, never a panic,
+// and an answer is one JSON object.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{`{"ok": false}`, "```json\n{\"decision\":\"deny\"}\n```", `{{{`, `{"decision": 1}`, "{\"a\":\"\xff\"}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		out, err := Answer(text)
+		if err == nil && !gjson.ValidBytes(out) {
+			t.Fatalf("answer %q of %q is not JSON", out, text)
+		}
+	})
+}
+
+// A loop of same-host redirects is followed MaxRedirects times, then
+// fails.
+func TestPostRedirectLoop(t *testing.T) {
+	n := 0
+	var s *httptest.Server
+	s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+		n++
+		http.Redirect(w, r, s.URL+"/again", http.StatusTemporaryRedirect)
+	})
+	_, err := post(t, &config.Call{URL: s.URL})
+	require.ErrorContains(t, err, "answered 307 Temporary Redirect")
+	require.Equal(t, MaxRedirects+1, n)
+	require.Equal(t, 3, MaxRedirects)
+}
