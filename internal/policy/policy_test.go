@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
@@ -360,4 +361,33 @@ func TestSecretHints(t *testing.T) {
 		}
 		assert.True(t, found, k.name)
 	}
+}
+
+// TestLinear: long lines cost time in proportion, in every policy.
+func TestLinear(t *testing.T) {
+	lines := []string{
+		strings.Repeat("curl -o a https://x.io; ", 20000) + strings.Repeat("sh b; ", 20000),
+		strings.Repeat("git push -f origin x; ", 20000),
+		strings.Repeat("cat a.txt b.txt > out; ", 20000),
+		strings.Repeat("rm -rf ./a/b/c ", 20000),
+	}
+	var ps []*Policy
+	for _, n := range Names() {
+		p, err := Compile(n, nil)
+		require.NoError(t, err)
+		ps = append(ps, p)
+	}
+	for _, line := range lines {
+		start := time.Now()
+		ev := eventFor(Example{Tool: event.ToolShell, Text: line}, nil)
+		for _, p := range ps {
+			p.Eval(ev)
+		}
+		assert.Less(t, time.Since(start), 5*time.Second, "%.40s…", line)
+	}
+	prompt := strings.Repeat("sk-a AKIA ghp_ eyJx ", 50000)
+	start := time.Now()
+	p, _ := Compile("hookshim/prompt-secrets", nil)
+	p.Eval(eventFor(Example{Text: prompt}, nil))
+	assert.Less(t, time.Since(start), 5*time.Second)
 }
