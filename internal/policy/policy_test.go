@@ -391,3 +391,36 @@ func TestLinear(t *testing.T) {
 	p.Eval(eventFor(Example{Text: prompt}, nil))
 	assert.Less(t, time.Since(start), 5*time.Second)
 }
+
+// TestConfigFiles: a package manager's settings file is secret only when
+// it holds a credential, on disk or in what is written.
+func TestConfigFiles(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".npmrc"), []byte("registry=https://registry.npmjs.org/\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "pub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pub", ".npmrc"), []byte("//registry.npmjs.org/:_authToken=npm_x\n"), 0o644))
+	p, err := Compile("hookshim/secret-files", nil)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		tool, text, input string
+		want              decision.Kind
+	}{
+		{event.ToolFileRead, ".npmrc", "", none},
+		{event.ToolFileRead, "pub/.npmrc", "", deny},
+		{event.ToolFileRead, "missing/.npmrc", "", none},
+		{event.ToolFileRead, "~/.npmrc", "", deny},
+		{event.ToolFileWrite, "new/.npmrc", `{"file_path": "new/.npmrc", "content": "//r/:_authToken=${NPM_TOKEN}"}`, deny},
+		{event.ToolFileWrite, "new/.npmrc", `{"file_path": "new/.npmrc", "content": "save-exact=true"}`, none},
+		{event.ToolFileEdit, ".npmrc", `{"file_path": ".npmrc", "old_string": "a", "new_string": "password=x"}`, deny},
+		{event.ToolShell, "cat .npmrc", "", none},
+		{event.ToolShell, "cat pub/.npmrc", "", deny},
+		{event.ToolShell, "cd pub && cat .npmrc", "", deny},
+	} {
+		ev := eventFor(Example{Tool: tt.tool, Text: tt.text, Cwd: dir}, nil)
+		if tt.input != "" {
+			ev.Tool.Input = []byte(tt.input)
+		}
+		out := p.Eval(ev)
+		assert.Equal(t, tt.want, out.Decision, "%s %s: %s", tt.tool, tt.text, out.Reason)
+	}
+}
