@@ -48,8 +48,11 @@ var protectedBranches = &spec{
 	},
 	compile: func(p *params) (func(ev *event.Event) string, error) {
 		branches := p.strs("branches")
-		if branches == nil {
+		switch {
+		case branches == nil:
 			branches = []string{"main", "master"}
+		case len(branches) == 0:
+			p.fail(p.at("branches"), `"branches" is empty: name at least one branch, or leave the entry out`)
 		}
 		p.checkGlobs("branches", branches)
 		g := compileGlobs(branches)

@@ -283,6 +283,7 @@ func TestCompileErrors(t *testing.T) {
 		{"hookshim/destructive-shell", `{"allow_paths": "/tmp"}`, `hookshim/destructive-shell: "allow_paths" must be an array of strings`, 16},
 		{"hookshim/destructive-shell", `{"allow_paths": ["[x"]}`, `hookshim/destructive-shell: pattern "[x" is not a glob: syntax error in pattern`, 16},
 		{"hookshim/protected-branches", `{"branches": [1]}`, `hookshim/protected-branches: "branches" must be an array of non-empty strings`, 14},
+		{"hookshim/protected-branches", `{"branches": []}`, `hookshim/protected-branches: "branches" is empty`, 13},
 		{"hookshim/secret-files", `{"decision": "allow"}`, `hookshim/secret-files: "decision" must be "deny" or "ask"`, 13},
 		{"hookshim/url-installs", `{"allow": "x"`, `"with" is not valid JSON`, 0},
 	} {
