@@ -425,3 +425,20 @@ func TestConfigFiles(t *testing.T) {
 		assert.Equal(t, tt.want, out.Decision, "%s %s: %s", tt.tool, tt.text, out.Reason)
 	}
 }
+
+// TestSeveralFiles: a patch that touches several files (Codex's
+// apply_patch: file_paths) is judged on each.
+func TestSeveralFiles(t *testing.T) {
+	ev := eventFor(Example{Tool: event.ToolFileEdit, Text: "src/a.go"}, nil)
+	ev.Set("file_paths", []byte(`["src/a.go","/etc/cron.d/job",".env"]`))
+	for name, want := range map[string]string{
+		"hookshim/outside-project": "writing /etc/cron.d/job is outside the project folder",
+		"hookshim/secret-files":    ".env holds secrets; writing it is not allowed",
+	} {
+		p, err := Compile(name, nil)
+		require.NoError(t, err)
+		out := p.Eval(ev)
+		assert.Equal(t, deny, out.Decision, name)
+		assert.Contains(t, out.Reason, want)
+	}
+}
