@@ -21,7 +21,7 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy"},
@@ -31,6 +31,7 @@ var layers = map[string][]string{
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
+	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
 	"internal/install":   {"internal/provider"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
 	"internal/seen":      {},

@@ -234,7 +234,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			c.onError = "deny"
 		}
 		for _, h := range f.Hooks {
-			if !h.Matches(c.ev) {
+			if !c.matches(h) {
 				continue
 			}
 			if slices.Contains(skip, h.Name) {
