@@ -172,7 +172,7 @@ Usage:
       List the built-in policies a config entry can "use", or show one:
       what it catches and misses, its parameters, examples.
   hookshim example-policy deny-destructive|prompt-context
-      The built-in example handlers simulate runs: read an OpenHook
+      Example handlers (simulate runs prompt-context): read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
   hookshim version
       Print the version, the commit and the Go release it was built with.

@@ -40,7 +40,7 @@ func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(st
 	fmt.Fprintln(tw, "NAME\tEVENT\tWHAT IT DOES")
 	for _, n := range policy.Names() {
 		info, _ := policy.Lookup(n)
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, info.Events[0], info.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, info.Events[0], unmark(info.Summary))
 	}
 	if code := flush(tw, stderr); code != 0 {
 		return code
@@ -53,7 +53,7 @@ func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(st
 // policyText is one policy's documentation for the terminal.
 func policyText(i policy.Info) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\nevents: %s\n\ncatches: %s\n\nmisses: %s\n\nparameters (\"with\"):\n", i.Name, i.Summary, eventList(i), unmark(i.Catches), unmark(i.Misses))
+	fmt.Fprintf(&b, "%s: %s\n\nevents: %s\n\ncatches: %s\n\nmisses: %s\n\nparameters (\"with\"):\n", i.Name, unmark(i.Summary), eventList(i), unmark(i.Catches), unmark(i.Misses))
 	for _, p := range params(i) {
 		fmt.Fprintf(&b, "  %s (%s): %s\n", p.Name, p.Type, unmark(p.Doc))
 	}
@@ -80,7 +80,7 @@ func eventList(i policy.Info) string {
 
 // params are a policy's parameters, the common "decision" first.
 func params(i policy.Info) []policy.Param {
-	return append([]policy.Param{{Name: "decision", Type: `"deny" or "ask"`, Doc: `what a finding answers (default "deny"); a line that cannot be read or a branch that cannot be found is always ask`}}, i.Params...)
+	return append([]policy.Param{{Name: "decision", Type: `"deny" or "ask"`, Doc: `what a finding answers (default "deny"); a finding the policy is not sure of (a line it cannot read to its end, a force-push whose branch it cannot find) is always ask`}}, i.Params...)
 }
 
 func exampleEntry(i policy.Info) string {

@@ -22,7 +22,7 @@ var protectedBranches = &spec{
 			"`git -C dir` and the other global options are understood; wrapped commands count.",
 		Misses: "pushes through aliases or scripts (`git pf`, `./release.sh`), a branch named only by a variable, " +
 			"a push whose destination is set by `push.default`/`remote.*.push` to another name, resets done with other commands " +
-			"(`git checkout -f`, `git branch -f main x`), and a current branch the event's folder does not show (`git -C` elsewhere).",
+			"(`git checkout -f`, `git branch -f main x`), a current branch the event's folder does not show (`git -C` elsewhere), and a `git reset --hard` whose current branch cannot be read (no opinion: resets are common on any branch).",
 		Params: []Param{{"branches", "array of globs", "the protected branches (default `[\"main\", \"master\"]`); globs such as `release/*` work"}},
 		Denied: []Example{
 			{Tool: event.ToolShell, Text: "git push --force origin main"},
@@ -48,8 +48,11 @@ var protectedBranches = &spec{
 	},
 	compile: func(p *params) (func(ev *event.Event) string, error) {
 		branches := p.strs("branches")
-		if branches == nil {
+		switch {
+		case branches == nil:
 			branches = []string{"main", "master"}
+		case len(branches) == 0:
+			p.fail(p.at("branches"), `"branches" is empty: name at least one branch, or leave the entry out`)
 		}
 		p.checkGlobs("branches", branches)
 		g := compileGlobs(branches)

@@ -212,6 +212,8 @@ func vital(p, project string) string {
 		return "the root folder"
 	case p == home:
 		return "your home folder"
+	case p == aboveHome:
+		return "the folder that holds your home folder"
 	case strings.HasPrefix(p, "~") && !strings.Contains(p, "/"):
 		return "a home folder"
 	case strings.HasPrefix(p, home+"/"):

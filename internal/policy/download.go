@@ -54,6 +54,10 @@ var interpreters = map[string]bool{
 	"pwsh": true, "powershell": true, "deno": true, "bun": true, "osascript": true,
 }
 
+// stdinShells are the interpreters that read -s as "the script is on
+// stdin".
+var stdinShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
 // codeFlags give an interpreter its program on the command line.
 var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "--eval": true, "--command": true, "-Command": true}
 
@@ -63,6 +67,9 @@ func readsStdin(c shellcmd.Command) bool {
 	for _, a := range c.Args[1:] {
 		if codeFlags[a] {
 			return false
+		}
+		if a == "-s" && stdinShells[c.Name()] {
+			return true // sh -s ARGS: the script from stdin, ARGS its arguments
 		}
 		if a == "-" || a == "--" {
 			return true
@@ -77,13 +84,15 @@ func readsStdin(c shellcmd.Command) bool {
 func pipeShell(ev *event.Event) string {
 	runs, _, _ := shellOf(ev)
 	downloads := map[int]bool{} // pipelines that carry a download
-	var saved []string          // files downloaded earlier in the line
+	saved := map[string]bool{}  // files downloaded earlier in the line
 	for _, r := range runs {
 		c := r.cmd
 		name := c.Name()
 		if downloaders[name] {
 			downloads[c.Pipeline] = true
-			saved = append(saved, downloadedFiles(c)...)
+			for _, f := range downloadedFiles(c) {
+				saved[strings.TrimPrefix(f, "./")] = true
+			}
 			if c.Parent >= 0 {
 				if f := runsOutput(runs[c.Parent].cmd, c); f != "" {
 					return f
@@ -93,7 +102,7 @@ func pipeShell(ev *event.Event) string {
 		}
 		if !interpreters[name] && !(name == "source" || name == ".") {
 			// ./x.sh after the download of x.sh
-			if len(c.Args) > 0 && containsStr(saved, strings.TrimPrefix(c.Args[0], "./")) {
+			if len(c.Args) > 0 && saved[strings.TrimPrefix(c.Args[0], "./")] {
 				return show(c.Args) + " runs " + c.Args[0] + ", downloaded just before"
 			}
 			continue
@@ -102,7 +111,7 @@ func pipeShell(ev *event.Event) string {
 			return show(c.Args) + " runs a script piped in from a download"
 		}
 		for _, op := range operands(c.Args[1:]) {
-			if containsStr(saved, strings.TrimPrefix(op, "./")) {
+			if saved[strings.TrimPrefix(op, "./")] {
 				return show(c.Args) + " runs " + op + ", downloaded just before"
 			}
 			break
@@ -222,17 +231,19 @@ var urlInstalls = &spec{
 
 func urlInstall(ev *event.Event, allow []string) string {
 	runs, _, _ := shellOf(ev)
-	var saved []string
+	saved := map[string]bool{}
 	for _, r := range runs {
 		c := r.cmd
 		name := c.Name()
 		if downloaders[name] {
-			saved = append(saved, downloadedFiles(c)...)
+			for _, f := range downloadedFiles(c) {
+				saved[strings.TrimPrefix(f, "./")] = true
+			}
 			continue
 		}
 		pkgs, manager := installed(c)
 		for _, p := range pkgs {
-			if containsStr(saved, strings.TrimPrefix(p, "./")) {
+			if saved[strings.TrimPrefix(p, "./")] {
 				return show(c.Args) + " installs " + p + ", downloaded just before"
 			}
 			if remote(p, manager) && !allowedURL(p, allow) {

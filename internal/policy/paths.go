@@ -18,6 +18,10 @@ import (
 // and ${HOME} all read "~".
 const home = "~"
 
+// aboveHome stands for a path that climbs out of the home folder (~/..):
+// where it lands is not known, only that it holds the home folder.
+const aboveHome = "~/.."
+
 // expand rewrites a path's home prefix to "~" and resolves it against cwd
 // when relative (cwd "" leaves it relative). Other variables are left as
 // they are: the result then starts with "$".
@@ -27,7 +31,10 @@ func expand(p, cwd string) string {
 			return home
 		}
 		if rest, ok := strings.CutPrefix(p, h+"/"); ok {
-			return clean(home + "/" + rest)
+			if c := clean(home + "/" + rest); c == home || strings.HasPrefix(c, home+"/") {
+				return c
+			}
+			return aboveHome // ~/.. and the like
 		}
 	}
 	if strings.HasPrefix(p, "~") {

@@ -1,11 +1,14 @@
 package policy
 
 import (
+	"io"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
 )
 
 var secretFiles = &spec{
@@ -18,9 +21,10 @@ var secretFiles = &spec{
 			"`echo x >> ~/.aws/credentials`, `git add .env`). Secret files: `.env`, `.env.*`, `*.pem`, `*.key`, `*.p12`, " +
 			"`*.pfx`, `*.keystore`, `*.jks`, SSH private keys (`id_rsa`, `id_ed25519`, … and anything in `~/.ssh` but " +
 			"`*.pub`, `known_hosts`, `config`), `.netrc`, `.pgpass`, `.git-credentials`, `.aws/credentials`, " +
-			"`.docker/config.json`, `.kube/config`, `.npmrc`, `.pypirc`, `credentials.json`, `*.tfvars`, `terraform.tfstate`, " +
-			"`.gnupg/*`. A glob that starts with a literal part matching one counts (`cat .env*`).",
-		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` (templates; see allow), names printed by `echo`/`printf` " +
+			"`.docker/config.json`, `.kube/config`, `credentials.json`, `*.tfvars`, `terraform.tfstate`, " +
+			"`.gnupg/*`; `.npmrc`, `.pypirc` and `.yarnrc.yml` when they hold a credential (`_authToken`, `password`, …: the file on disk " +
+			"and what is being written are read; one in the home folder, which hookshim cannot find, counts as holding one). A glob that starts with a literal part matching one counts (`cat .env*`).",
+		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` and the like (`.env.local.example`: templates; see allow), names printed by `echo`/`printf` " +
 			"and files opened by `source`/`.` (which run them without showing them) or only listed, deleted or chmod-ed (`ls`, `stat`, `rm`, `chmod`), files reached through variables or " +
 			"globs that start with a wildcard (`cat *`), other tools reading them (`docker run --env-file`, a test " +
 			"that loads .env), and secrets in files with ordinary names.",
@@ -79,12 +83,12 @@ var secretGlobs = []string{
 	".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
 	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".ssh/*",
 	".netrc", "_netrc", ".pgpass", ".git-credentials", ".aws/credentials", ".docker/config.json",
-	".kube/config", ".npmrc", ".pypirc", "credentials.json", "*.tfvars", "terraform.tfstate", ".gnupg/*",
+	".kube/config", ".npmrc", ".pypirc", ".yarnrc.yml", "credentials.json", "*.tfvars", "terraform.tfstate", ".gnupg/*",
 }
 
 // secretAllow are look-alikes that hold no secrets.
 var secretAllow = []string{
-	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults",
+	".env*.example", ".env*.sample", ".env*.template", ".env*.dist", ".env.defaults",
 	"*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys",
 }
 
@@ -144,7 +148,8 @@ func secretFile(ev *event.Event, files, allow globs) string {
 	switch ev.Tool.Name {
 	case event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit, event.ToolSearch, event.ToolFind:
 		for _, p := range filePaths(ev) {
-			if isSecret(strings.ReplaceAll(p, `\`, "/"), files, allow) {
+			sp := strings.ReplaceAll(p, `\`, "/")
+			if isSecret(sp, files, allow) && tokens(sp, ev.Cwd, ev.Tool.Input) {
 				return p + " holds secrets; " + action(ev.Tool.Name) + " it is not allowed"
 			}
 		}
@@ -175,12 +180,69 @@ func secretFile(ev *event.Event, files, allow globs) string {
 			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
 				w = v
 			}
-			if mayBeSecret(w, files, allow) {
+			if mayBeSecret(w, files, allow) && tokens(w, r.cwd, nil) {
 				return showCmd(c) + " reads or writes " + w + ", which holds secrets"
 			}
 		}
 	}
 	return ""
+}
+
+// configFiles are package managers' settings: secret only when they hold
+// a credential, which most do not (a registry URL, a proxy).
+var configFiles = map[string]bool{".npmrc": true, ".pypirc": true, ".yarnrc.yml": true}
+
+// credentialKeys name a credential in those files, lowercased.
+var credentialKeys = []string{"_authtoken", "_auth", "_password", "password", "npmauthtoken", "token"}
+
+// tokens reports whether a secret file p holds a credential: always, but
+// for configFiles, whose content on disk (relative to cwd) and content
+// being written (the tool input's content, new_string) are read. One
+// that cannot be read (~/.npmrc: the home folder is not known here)
+// counts as holding one.
+func tokens(p, cwd string, input []byte) bool {
+	if !configFiles[baseName(p)] {
+		return true
+	}
+	var texts []string
+	if in := gjson.ParseBytes(input); in.IsObject() {
+		for _, k := range []string{"content", "new_string", "new_str", "contents"} {
+			if v := in.Get(k); v.Type == gjson.String {
+				texts = append(texts, v.Str)
+			}
+		}
+	}
+	disk := expand(p, cwd)
+	switch {
+	case strings.HasPrefix(disk, "/"):
+		if b, err := readHead(disk, 64<<10); err == nil {
+			texts = append(texts, b)
+		} else if !os.IsNotExist(err) {
+			return true
+		}
+	default:
+		return true
+	}
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, k := range credentialKeys {
+			if strings.Contains(t, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readHead reads at most n bytes of a file.
+func readHead(p string, n int64) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, n))
+	return string(b), err
 }
 
 func action(tool string) string {

@@ -59,9 +59,10 @@ type Command struct {
 	// the same number are connected by pipes, in the order listed.
 	Pipeline int
 	// Parent is the index of the command one of whose words holds this
-	// command ($(…), `…`, <(…)), or -1. InArg is the index in the parent's
-	// Args of that word, or -1 when it was a wrapper's word, an assignment
-	// or a redirection target.
+	// command ($(…), `…`, <(…)), or of the find whose -exec runs it, or
+	// -1. InArg is the index in the parent's Args of that word, or -1 when
+	// it was a wrapper's word, an assignment, a redirection target or
+	// find's -exec.
 	Parent, InArg int
 }
 
@@ -185,8 +186,7 @@ type heredoc struct {
 // prepare removes the marker bytes from src and adds the references and
 // newline markers described in the package comment.
 func prepare(src string) string {
-	var b strings.Builder
-	b.Grow(len(src) + len(src)/8)
+	b := make([]byte, 0, len(src)+len(src)/8)
 	slashes := 0 // backslashes just before
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -194,18 +194,16 @@ func prepare(src string) string {
 		case c <= 0x04:
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '(' && slashes%2 == 0:
-			b.WriteString(liveRef)
+			b = append(b, liveRef...)
 		case c == '`' && slashes%2 == 0:
-			b.WriteString(liveRef)
+			b = append(b, liveRef...)
 		case c == '\n' && slashes%2 == 1:
 			// A line continuation: the shell drops backslash and newline.
-			s := b.String()
-			b.Reset()
-			b.WriteString(s[:len(s)-1])
+			b = b[:len(b)-1]
 			slashes = 0
 			continue
 		case c == '\n':
-			b.WriteString("\n" + lineMark + ";")
+			b = append(b, "\n"+lineMark+";"...)
 			slashes = 0
 			continue
 		}
@@ -214,9 +212,9 @@ func prepare(src string) string {
 		} else {
 			slashes = 0
 		}
-		b.WriteByte(c)
+		b = append(b, c)
 	}
-	return b.String()
+	return string(b)
 }
 
 var cleaner = sync.OnceValue(func() *strings.Replacer {

@@ -156,6 +156,7 @@ func TestLinear(t *testing.T) {
 		strings.Repeat("$(a) ", 50000),
 		strings.Repeat("echo x | ", 50000) + "sh",
 		strings.Repeat("cat <<E\nx\nE\n", 30000),
+		strings.Repeat("a \\\n", 100000),
 	} {
 		start := time.Now()
 		_, _ = Commands(line)
