@@ -34,7 +34,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
-	./internal/remote:FuzzAnswer
+	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -66,7 +66,7 @@ e2e-otel: ## ship the decision log through a real OpenTelemetry Collector built 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh
 
-BENCH_PKGS := ./internal/detect ./internal/normalize ./internal/config ./internal/respond ./internal/pipeline ./internal/dedupe ./internal/cli
+BENCH_PKGS := ./internal/detect ./internal/normalize ./internal/config ./internal/respond ./internal/pipeline ./internal/dedupe ./internal/cli ./internal/policy
 
 bench: ## time one hook call against a minimal Go program and jq/Node hooks (hyperfine; bench/out/results.md)
 	bash bench/run.sh full

@@ -21,16 +21,18 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/provider", "internal/event", "internal/decision"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event"},
+	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
 	"internal/extend":    {"internal/config"},
+	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
+	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
 	"internal/install":   {"internal/provider"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
 	"internal/seen":      {},
@@ -39,6 +41,8 @@ var layers = map[string][]string{
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},
 	"internal/wire":      {},
+	"internal/shellcmd":  {},
+	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd"},
 
 	// The program that sends http and prompt handlers: hookshim itself
 	// never links net/http (nethttp_test.go).

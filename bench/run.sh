@@ -5,7 +5,7 @@
 #
 #   bench/run.sh          full run (make bench), about 5 minutes on 2 CPUs:
 #                         checks the budget (docs/performance.md), prints
-#                         pass or FAIL for each of its three ratios and
+#                         pass or FAIL for each of its five ratios and
 #                         exits 1 when one is missed
 #   bench/run.sh smoke    short run for CI (make bench-smoke): fails only on
 #                         an order-of-magnitude regression, never on noise
@@ -91,7 +91,7 @@ flags=(-trimpath -ldflags '-s -w')
 for b in hookshim floor handler spawner; do
 	cp "$built/$b" "$bin/$b"
 done
-"$bin/benchtool" gen -dir "$work" -handler "$bin/handler"
+"$bin/benchtool" gen -dir "$work" -handler "$bin/handler" -peers "$root/bench/peers"
 
 # A clean environment: no user config, no tool variables, our own state.
 mkdir -p "$work/home" "$work/config" "$work/state" "$rundir"
@@ -120,11 +120,16 @@ add no-match "$(run "$hs < $p/no-match/pre.json")"
 add one-handler "$(run "$hs < $p/one/pre.json")"
 add handler-alone "$(run "$bin/handler < $work/envelope.json")"
 add spawner "$(run "$bin/spawner $bin/handler $work/envelope.json < $p/one/pre.json")"
+# The same deny policy as a rule (docs/rules.md), and a typical set of
+# eight rules (bench/benchdata), answered without a process.
+add rule "$(run "$hs < $p/rule/pre.json")"
+add rules "$(run "$hs < $p/rules/pre.json")"
 if [ "$mode" = full ]; then
 	add no-match-no-hint "$(run "$bin/hookshim run < $p/no-match/pre.json")"
 	add eight-handlers "$(run "$hs < $p/eight/pre.json")"
 	add one-slow-handler "$(run "$hs < $p/one-slow/pre.json")"
 	add eight-slow-handlers "$(run "$hs < $p/eight-slow/pre.json")"
+	add jq-handler "$(run "$hs < $p/jq-handler/pre.json")"
 	add jq-hook "$(run "$root/bench/peers/jq-hook.sh < $p/one/pre.json")"
 	add node-hook "$(run "node $root/bench/peers/node-hook.js < $p/one/pre.json")"
 fi

@@ -236,7 +236,8 @@ enabled = false
 				"E2E_MOCK_API_KEY=e2e-dummy-key",
 			}
 		},
-		args: []string{"exec", "--json", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt},
+		args:  []string{"exec", "--json", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt},
+		extra: []string{"dialect-deny"},
 	},
 	// Copilot CLI: `copilot -p` with its own-provider (BYOK) variables and
 	// COPILOT_OFFLINE: no GitHub login.
@@ -282,7 +283,8 @@ enabled = false
 				"GEMINI_CLI_NO_RELAUNCH=true",
 			}
 		},
-		args: []string{"-p", prompt, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "--output-format", "stream-json"},
+		args:  []string{"-p", prompt, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "--output-format", "stream-json"},
+		extra: []string{"dialect-deny"},
 	},
 	// Kimi Code: `kimi -p` (which never asks: its permission mode is forced to
 	// auto) on Node >= 22.19, the model from KIMI_MODEL_* variables, hooks in

@@ -278,6 +278,43 @@ var scenarios = []scenario{
 		},
 	},
 	{
+		// A hook written for Claude Code, run unchanged as a dialect
+		// handler inside another client: it reads Claude's PreToolUse
+		// payload (Bash, tool_input.command) and CLAUDE_PROJECT_DIR, answers
+		// with Claude's hookSpecificOutput deny, and the client blocks the
+		// call with the reason.
+		name:     "dialect-deny",
+		optional: true,
+		hooks: func(r *runDir) []obj {
+			script := filepath.Join(r.root, "claude-guard.sh")
+			body := "#!/bin/sh\n" +
+				"# Claude Code PreToolUse hook: deny the marker command.\n" +
+				"input=$(cat)\n" +
+				"printf '%s\\n' \"$input\" >> " + shellQuote(claudeSeen(r)) + "\n" +
+				"printf '%s\\n' \"$CLAUDE_PROJECT_DIR\" >> " + shellQuote(claudeSeen(r)+".env") + "\n" +
+				"case \"$input\" in\n" +
+				"  *'\"hook_event_name\":\"PreToolUse\"'*'\"tool_name\":\"Bash\"'*'touch marker.txt'*)\n" +
+				"    printf '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"%s\"}}\\n' " + tokDeny + " ;;\n" +
+				"esac\n"
+			if err := r.write(script, body); err != nil || os.Chmod(script, 0o755) != nil {
+				panic(fmt.Sprintf("writing %s: %v", script, err))
+			}
+			return []obj{{"name": "claude-guard", "event": "before_tool_execute", "matcher": "shell",
+				"handler": obj{"type": "command", "command": shellQuote(script), "dialect": "claude-code"}}}
+		},
+		check: func(t *testing.T, res *result, pr *provider.Provider) {
+			expectBlocked(t, res, tokDeny)
+			seen, _ := os.ReadFile(claudeSeen(res.r))
+			if !strings.Contains(string(seen), `"hook_event_name":"PreToolUse"`) || !strings.Contains(string(seen), `"tool_name":"Bash"`) {
+				t.Errorf("the Claude hook was not given Claude's PreToolUse payload: %s", seen)
+			}
+			env, _ := os.ReadFile(claudeSeen(res.r) + ".env")
+			if !strings.Contains(string(env), res.r.proj) {
+				t.Errorf("the Claude hook's CLAUDE_PROJECT_DIR is not the project (%s): %q", res.r.proj, env)
+			}
+		},
+	},
+	{
 		// hookshim registered, no policy but the recording handler: the run
 		// is what it would be without hookshim, and the client sends the
 		// events it always sends.
@@ -298,6 +335,10 @@ var scenarios = []scenario{
 		},
 	},
 }
+
+// claudeSeen is where the dialect-deny scenario's Claude hook keeps the
+// payloads it was given.
+func claudeSeen(r *runDir) string { return filepath.Join(r.root, "claude-payloads.jsonl") }
 
 // Canonical reports whether hookshim would run handlers for the call.
 func (c call) Canonical() bool { return c.Event != "" }

@@ -193,3 +193,35 @@ func Config(n int, command string) []byte {
 	b.WriteString("\n]}\n")
 	return []byte(b.String())
 }
+
+// Rule is the bench's deny policy as one rule handler: the policy of the
+// command handlers of Config and of bench/peers, without a process.
+const Rule = `{"spec": "hooks/0.1", "hooks": [
+  {"name": "no-rm-rf-root", "event": "before_tool_execute", "matcher": "shell", "blocking": true,
+   "handler": {"type": "rule", "if": "command contains 'rm -rf /'", "decision": "deny", "reason": "rm -rf / is not allowed"}}
+]}
+`
+
+// RuleSet is a typical set of rules, as a project would keep them: eight
+// rules over shell commands (as simple commands and as text), paths and
+// prompts, all checked on every call, of which a shell call evaluates
+// seven.
+const RuleSet = `{"spec": "hooks/0.1", "hooks": [
+  {"name": "no-rm-rf-root", "event": "before_tool_execute", "matcher": "shell",
+   "handler": {"type": "rule", "if": "any(commands, .name == 'rm' && 'r' in .flags && '/' in .operands)", "decision": "deny", "reason": "rm -rf / is not allowed"}},
+  {"name": "no-force-push", "event": "before_tool_execute", "matcher": "shell",
+   "handler": {"type": "rule", "if": "command matches ` + "`" + `git\\s+push\\b.*(--force|\\s-f\\b)` + "`" + `", "decision": "deny", "reason": "no force-push"}},
+  {"name": "no-pipe-to-shell", "event": "before_tool_execute",
+   "handler": {"type": "rule", "if": "tool == 'shell' && command matches ` + "`" + `(curl|wget)[^|]*\\|\\s*(sudo\\s+)?(ba|z)?sh\\b` + "`" + `", "decision": "deny", "reason": "download, read, then run"}},
+  {"name": "ask-sudo", "event": "before_tool_execute", "matcher": "shell",
+   "handler": {"type": "rule", "if": "command matches ` + "`" + `(^|[;&|]\\s*)sudo\\s` + "`" + `", "decision": "ask", "reason": "sudo"}},
+  {"name": "no-env-files", "event": "before_tool_execute",
+   "handler": {"type": "rule", "if": "tool in ['file_read', 'file_write', 'file_edit'] && base(path) startsWith '.env'", "decision": "deny", "reason": "secrets stay out of the context"}},
+  {"name": "migrations", "event": "before_tool_execute",
+   "handler": {"type": "rule", "if": "tool in ['file_write', 'file_edit'] && glob(path, 'migrations/**')", "context": "migrations are append-only: add a new one"}},
+  {"name": "no-lockfile-edits", "event": "before_tool_execute",
+   "handler": {"type": "rule", "if": "any(paths, glob(#, '**/package-lock.json'))", "decision": "deny", "reason": "run npm install instead"}},
+  {"name": "no-keys-in-prompts", "event": "before_prompt",
+   "handler": {"type": "rule", "if": "prompt matches ` + "`" + `AKIA[0-9A-Z]{16}` + "`" + `", "decision": "deny", "reason": "an AWS key in the prompt"}}
+]}
+`

@@ -65,11 +65,12 @@ func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	dir := fs.String("dir", "", "where to write")
 	handler := fs.String("handler", "", "the handler binary")
+	peers := fs.String("peers", "", "the folder of the jq and Node peers (bench/peers)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *handler == "" {
-		return errors.New("gen needs -dir and -handler")
+	if *dir == "" || *handler == "" || *peers == "" {
+		return errors.New("gen needs -dir, -handler and -peers")
 	}
 	pre, err := sample("claude-code", "PreToolUse-destructive.json")
 	if err != nil {
@@ -95,6 +96,9 @@ func gen(args []string) error {
 		"one-slow":   benchdata.Config(1, slow),
 		"eight-slow": benchdata.Config(8, slow),
 		"post":       []byte(postCfg),
+		"rule":       []byte(benchdata.Rule),
+		"rules":      []byte(benchdata.RuleSet),
+		"jq-handler": benchdata.Config(1, filepath.Join(*peers, "jq-handler.sh")),
 	}
 	for name, cfg := range projects {
 		p := filepath.Join(*dir, "p", name)
@@ -234,7 +238,7 @@ func report(args []string, w io.Writer) error {
 	// order the rounds ran them in.
 	rank := map[string]int{}
 	for i, n := range []string{"floor", "no-match", "no-match-no-hint", "one-handler", "handler-alone", "spawner", "eight-handlers",
-		"one-slow-handler", "eight-slow-handlers", "jq-hook", "node-hook",
+		"one-slow-handler", "eight-slow-handlers", "rule", "rules", "jq-handler", "jq-hook", "node-hook",
 		"floor-10MiB", "no-match-10MiB", "one-handler-10MiB", "handler-alone-10MiB", "sh"} {
 		rank[n] = i + 1
 	}
@@ -328,16 +332,24 @@ func report(args []string, w io.Writer) error {
 		what, call, base string
 		max              float64 // call ≤ max × base
 		regressed        bool
+		atLeast          bool // instead: call ≥ max × base
 	}{
 		{"no matching handler vs the floor", "no-match", "floor", 1.5,
-			fast("no-match") > 10*fast("floor")},
+			fast("no-match") > 10*fast("floor"), false},
 		{"one handler vs a minimal Go program running the same handler (spawner)", "one-handler", "spawner", 1.3,
-			fast("one-handler") > 10*fast("spawner")},
+			fast("one-handler") > 10*fast("spawner"), false},
 		// A 10 MiB call is far above its budget today (see
 		// docs/performance.md): the smoke check guards it with a bound in
 		// time, not a ratio.
 		{"10 MiB payload, no matching handler, vs the floor reading it", "no-match-10MiB", "floor-10MiB", 2,
-			fast("no-match-10MiB") > 1},
+			fast("no-match-10MiB") > 1, false},
+		// Rules (docs/rules.md): a typical set costs next to nothing over
+		// the call itself, and a rule through hookshim beats the script a
+		// user would write instead, run by the tool without hookshim.
+		{"a typical rule set vs no matching handler", "rules", "no-match", 1.15,
+			fast("rules") > 10*fast("no-match"), false},
+		{"the jq hook run by the tool vs the same policy as a rule through hookshim (times slower)", "jq-hook", "rule", 6,
+			fast("rule") > fast("jq-hook"), true},
 	}
 	fmt.Fprintln(w, "| budget | measured | fast runs | target | |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
@@ -347,8 +359,11 @@ func report(args []string, w io.Writer) error {
 		if got == 0 || base == 0 {
 			continue
 		}
-		mark := "pass"
-		if got > b.max*base {
+		mark, bound := "pass", "≤"
+		if b.atLeast {
+			bound = "≥"
+		}
+		if !b.atLeast && got > b.max*base || b.atLeast && got < b.max*base {
 			mark = "FAIL"
 			missed = append(missed, b.what)
 		}
@@ -356,7 +371,11 @@ func report(args []string, w io.Writer) error {
 			mark = "REGRESSION (an order of magnitude past the budget)"
 			regressed = append(regressed, b.what)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | ≤ %.1fx | %s |\n", b.what, ratio(got, base), ratio(fast(b.call), fast(b.base)), b.max, mark)
+		target := strconv.FormatFloat(b.max, 'f', 1, 64)
+		if b.max*10 != float64(int(b.max*10)) {
+			target = strconv.FormatFloat(b.max, 'f', 2, 64)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s %sx | %s |\n", b.what, ratio(got, base), ratio(fast(b.call), fast(b.base)), bound, target, mark)
 	}
 	fmt.Fprintln(w)
 	switch {

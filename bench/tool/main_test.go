@@ -123,3 +123,49 @@ func TestBudgets(t *testing.T) {
 		require.NoError(t, report([]string{"-raw", dir, "-mode", "smoke"}, &bytes.Buffer{}))
 	}
 }
+
+// The rule budgets: a typical rule set within 1.15x a no-match call, and
+// the jq hook run by the tool at least 6x a rule through hookshim.
+func TestRuleBudgets(t *testing.T) {
+	base := map[string][]float64{"sh": repeat(0.5, 5), "floor": repeat(1.5, 5), "no-match": repeat(2.0, 5)}
+	for _, c := range []struct {
+		call string
+		ms   float64
+		line string
+	}{
+		{"rules", 2.15, "| a typical rule set vs no matching handler | 1.10x | 1.10x | ≤ 1.15x | pass |"},
+		{"rules", 2.3, "| a typical rule set vs no matching handler | 1.20x | 1.20x | ≤ 1.15x | FAIL |"},
+	} {
+		dir := t.TempDir()
+		cmds := map[string][]float64{c.call: repeat(c.ms, 5)}
+		for k, v := range base {
+			cmds[k] = v
+		}
+		export(t, dir, "r1.json", cmds)
+		var out bytes.Buffer
+		err := report([]string{"-raw", dir, "-mode", "full"}, &out)
+		require.Contains(t, out.String(), c.line)
+		require.Equal(t, strings.HasSuffix(c.line, "FAIL |"), errors.Is(err, errBudget), "%v", err)
+	}
+	for _, c := range []struct {
+		jq   float64
+		line string
+	}{
+		{16.5, "| the jq hook run by the tool vs the same policy as a rule through hookshim (times slower) | 8.00x | 8.00x | ≥ 6.0x | pass |"},
+		{10.5, "| the jq hook run by the tool vs the same policy as a rule through hookshim (times slower) | 5.00x | 5.00x | ≥ 6.0x | FAIL |"},
+	} {
+		dir := t.TempDir()
+		export(t, dir, "r1.json", map[string][]float64{"sh": repeat(0.5, 5), "floor": repeat(1.5, 5),
+			"rule": repeat(2.5, 5), "jq-hook": repeat(c.jq, 5)})
+		var out bytes.Buffer
+		err := report([]string{"-raw", dir, "-mode", "full"}, &out)
+		require.Contains(t, out.String(), c.line)
+		require.Equal(t, strings.HasSuffix(c.line, "FAIL |"), errors.Is(err, errBudget), "%v", err)
+	}
+	// Slower than the jq hook itself: a regression even for the smoke check.
+	dir := t.TempDir()
+	export(t, dir, "r1.json", map[string][]float64{"sh": repeat(0.5, 5), "floor": repeat(1.5, 5),
+		"rule": repeat(20, 5), "jq-hook": repeat(16.5, 5)})
+	err := report([]string{"-raw", dir, "-mode", "smoke"}, &bytes.Buffer{})
+	require.True(t, errors.Is(err, errRegression), "%v", err)
+}

@@ -49,6 +49,19 @@ func fencedBlocks(t *testing.T, readme, name string) (scripts, outputs []string)
 // with this hookshim on PATH, and checks that they print what the README
 // says they print.
 func TestReadmeQuickstart(t *testing.T) {
+	runReadme(t, "quickstart", 3, "chmod +x", "hookshim allow", "hookshim run")
+}
+
+// TestReadmeDialect runs the README's "Already have hooks?" commands the
+// same way: a Claude Code hook, unchanged, answering Gemini CLI.
+func TestReadmeDialect(t *testing.T) {
+	runReadme(t, "dialect", 2, `"dialect": "claude-code"`, "hookshim allow", "--provider gemini-cli")
+}
+
+// runReadme runs the README's blocks marked <!-- test: label --> (at
+// least minScripts, with every step) in an empty directory and checks
+// the blocks marked <!-- test: label output --> are in what they print.
+func runReadme(t *testing.T, label string, minScripts int, steps ...string) {
 	for _, tool := range []string{"sh", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") == "true" {
@@ -59,11 +72,11 @@ func TestReadmeQuickstart(t *testing.T) {
 	}
 	readme, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	scripts, outputs := fencedBlocks(t, string(readme), "quickstart")
-	require.GreaterOrEqual(t, len(scripts), 3, "README.md lost its quickstart markers")
+	scripts, outputs := fencedBlocks(t, string(readme), label)
+	require.GreaterOrEqual(t, len(scripts), minScripts, "README.md lost its %s markers", label)
 	require.NotEmpty(t, outputs)
 	script := strings.Join(scripts, "")
-	for _, step := range []string{"chmod +x", "hookshim allow", "hookshim run"} {
+	for _, step := range steps {
 		require.Contains(t, script, step)
 	}
 
@@ -79,9 +92,31 @@ func TestReadmeQuickstart(t *testing.T) {
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8"}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "README quickstart failed:\n%s\nstderr:\n%s", script, stderr.String())
+	require.NoError(t, cmd.Run(), "README %s failed:\n%s\nstderr:\n%s", label, script, stderr.String())
 	for _, want := range outputs {
-		require.Contains(t, stdout.String(), strings.TrimSpace(want), "README quickstart printed:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+		require.Contains(t, stdout.String(), strings.TrimSpace(want), "README %s printed:\n%s\nstderr:\n%s", label, stdout.String(), stderr.String())
 	}
+	require.NotContains(t, stderr.String(), "error")
+}
+
+// TestReadmePack runs the README's built-in policy example as written, in
+// an empty directory, and checks that it prints what the README says.
+func TestReadmePack(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("the README's example needs sh")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	scripts, outputs := fencedBlocks(t, string(readme), "pack")
+	require.Len(t, scripts, 1, "README.md lost its pack example")
+	require.Len(t, outputs, 1)
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-e", "-c", scripts[0])
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "README pack example failed:\n%s\nstderr:\n%s", scripts[0], stderr.String())
+	require.Contains(t, stdout.String(), strings.TrimSpace(outputs[0]), "stderr:\n%s", stderr.String())
 	require.NotContains(t, stderr.String(), "error")
 }

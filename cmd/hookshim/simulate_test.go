@@ -64,7 +64,7 @@ func TestSimulateMatrix(t *testing.T) {
 		}
 		require.Regexp(t, `shell: rm -rf /\s+deny\s+\d\s+\S`, r[0], pr.ID)
 		// The denial reaches the tool, in its own dialect.
-		require.Contains(t, r[0], "destructive command refused by policy: rm -rf /", pr.ID)
+		require.Contains(t, r[0], "would delete the root folder (hookshim/destructive-shell)", pr.ID)
 	}
 	require.Len(t, rows, len(provider.All), "only known tools in the table")
 }
@@ -76,4 +76,33 @@ func hasPromptEvent(pr *provider.Provider) bool {
 		}
 	}
 	return false
+}
+
+// TestSimulatePack runs `hookshim simulate --pack`: every documented
+// example of the built-in policies, through the real pipeline as a Claude
+// Code call, answers as documented.
+func TestSimulatePack(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("hookshim", "simulate", "--pack")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir+"/.config", "XDG_STATE_HOME="+dir+"/.state",
+		"XDG_RUNTIME_DIR="+dir+"/.run", "HOOKSHIM_CONFIG=", "HOOKSHIM_LOG=", "HOOKSHIM_DEPTH=")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), stdout.String()+stderr.String())
+	require.Empty(t, stderr.String())
+	rows := 0
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if !strings.HasPrefix(line, "hookshim/") {
+			continue
+		}
+		rows++
+		f := strings.Fields(line)
+		documented := f[1]
+		require.Regexp(t, `\s`+documented+`\s{2,}`+`|\s`+documented+`$`, line[strings.LastIndex(line, "\"")+1:], line)
+		if documented == "deny" {
+			require.Contains(t, line, "("+f[0]+")", line)
+		}
+	}
+	require.Greater(t, rows, 80)
 }

@@ -121,11 +121,12 @@ Usage:
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
-  hookshim simulate [--all] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
+  hookshim simulate [--all|--pack] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
       Without arguments: for every tool, a destructive shell command and a
       prompt through the real pipeline, with the built-in example policy
       (deny the command, add context to the prompt), and each tool's answer.
       --all: every embedded sample payload of every tool.
+      --pack: every documented example of the built-in policies.
       With --provider and --event: simulate one call against your config
       (or the example policy when no config is found).
   hookshim allow [PATH]
@@ -180,8 +181,11 @@ Usage:
       the start of an id, as 'hookshim log' shows it.
   hookshim providers [--events] [--markdown]
       List the tools hookshim speaks to and their events.
+  hookshim policies [--markdown] [NAME]
+      List the built-in policies a config entry can "use", or show one:
+      what it catches and misses, its parameters, examples.
   hookshim example-policy deny-destructive|prompt-context
-      The built-in example handlers simulate runs: read an OpenHook
+      Example handlers (simulate runs prompt-context): read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
   hookshim version
       Print the version, the commit and the Go release it was built with.
@@ -208,7 +212,7 @@ Examples:
   hookshim explain 3f2a9c1e
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
-Docs: README.md, docs/config.md, docs/providers.md, docs/troubleshooting.md
+Docs: README.md, docs/config.md, docs/policies.md, docs/providers.md, docs/troubleshooting.md
 `
 
 // command is one subcommand. Its usage is its block in the usage text
@@ -236,6 +240,7 @@ var commands = []command{
 	{"log", cmdLog},
 	{"explain", cmdExplain},
 	{"providers", cmdProviders},
+	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},
 	{"version", cmdVersion},
 	{"help", cmdHelp},

@@ -435,7 +435,7 @@ func checkConfigs(r *doctorReport, getenv func(string) string, start, cwd string
 			}
 		}
 		r.Configs = append(r.Configs, cr)
-		for _, p := range f.Check(cwd, nil) {
+		for _, p := range checkHandlers(f.File, cwd) {
 			r.problem(doctorProblem{Area: "handler", Path: f.Path, Message: p.Pos + ": hook " + quoteName(p.Hook) + ": " + p.Msg, Fix: p.Fix})
 		}
 	}
@@ -514,7 +514,7 @@ func handlerNotes(getenv func(string) string, dir string) []string {
 	cwd, _ := os.Getwd()
 	var out []string
 	for _, f := range found {
-		for _, p := range f.Check(cwd, nil) {
+		for _, p := range checkHandlers(f.File, cwd) {
 			out = append(out, p.String())
 		}
 	}

@@ -25,15 +25,16 @@ import (
 )
 
 // examplePolicy is the built-in policy simulate runs: deny a destructive
-// shell command, add context on prompt submit. Its handlers are hookshim
-// itself, so the demo runs real processes and needs nothing installed.
+// shell command (the pack's hookshim/destructive-shell, in-process), add
+// context on prompt submit (a handler that is hookshim itself, so the demo
+// runs a real process and needs nothing installed).
 func examplePolicy(self string) ([]config.Found, error) {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	doc := `{
   "spec": "hooks/0.1",
   "hooks": [
-    {"name": "deny-destructive", "event": "before_tool_execute", "matcher": "shell", "blocking": true,
-     "handler": {"type": "command", "command": ` + q(quoteArg(self)+" example-policy deny-destructive") + `, "timeout": 10}},
+    {"name": "deny-destructive", "event": "before_tool_execute", "matcher": "shell",
+     "use": "hookshim/destructive-shell"},
     {"name": "prompt-context", "event": "before_prompt",
      "handler": {"type": "command", "command": ` + q(quoteArg(self)+" example-policy prompt-context") + `, "timeout": 10}}
   ]
@@ -63,11 +64,15 @@ func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fu
 	ev := fs.String("event", "", "native event of that call")
 	input := fs.String("tool-input", "", "tool input JSON object to put in the sample payload")
 	payloadFile := fs.String("payload", "", "use this payload file instead of the embedded sample")
+	pack := fs.Bool("pack", false, "every documented example of the built-in policies, as Claude Code calls")
 	cfg := fs.String("config", "", "config file (default: discovery from the current directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *prov == "" && *ev == "" && *payloadFile == "" {
+		if *pack {
+			return simulatePack(stdout, stderr, getenv) // simulate_pack.go
+		}
 		if *all {
 			return simulateSamples(stdout, stderr, getenv)
 		}
@@ -102,6 +107,7 @@ func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fu
 	fmt.Fprintf(stdout, "payload (%s):\n%s\n", pr.Name, indentJSON(raw))
 	if res.event != nil {
 		fmt.Fprintf(stdout, "\ncanonical event:\n%s\n", indentJSON(normalize.Data(res.event)))
+		ruleView(stdout, res.event)
 	}
 	fmt.Fprintf(stdout, "\n%s", res.explain)
 	ans := res.answer
@@ -242,7 +248,7 @@ func exampleTable(stdout, stderr io.Writer, what, columns string) ([]config.Foun
 // exampleHeader says what simulate runs when it runs the example policy.
 func exampleHeader(stdout io.Writer, what string) {
 	fmt.Fprintf(stdout, "hookshim simulate: %s,\nthrough the real pipeline with the built-in example policy (not a config of yours):\n", what)
-	fmt.Fprintln(stdout, "  deny-destructive  before_tool_execute, shell: deny rm -rf /, mkfs, dd to a disk, fork bombs")
+	fmt.Fprintln(stdout, "  deny-destructive  before_tool_execute, shell: the built-in policy hookshim/destructive-shell (rm -rf /, mkfs, dd to a disk, fork bombs, also wrapped)")
 	fmt.Fprintln(stdout, "  prompt-context    before_prompt: add \""+ExampleContext+"\"")
 	fmt.Fprintln(stdout)
 }

@@ -53,6 +53,10 @@ func explain(t *pipeline.Record) string {
 			fmt.Fprintf(&b, "    %s: decision %s, in that call\n", r.Hook.Name, r.Output.Decision)
 		case r.Err != nil:
 			fmt.Fprintf(&b, "    %s: failed after %s: %v%s\n", r.Hook.Name, r.Duration.Round(time.Millisecond), r.Err, hint(r.Err))
+		case r.Hook.Rule != nil:
+			ruleTrace(&b, r)
+		case r.Hook.Policy != nil: // built in: no process, microseconds
+			fmt.Fprintf(&b, "    %s: %s (built in) after %s: decision %s\n", r.Hook.Name, r.Hook.Policy.Name(), r.Duration.Round(time.Microsecond), r.Output.Decision)
 		default:
 			fmt.Fprintf(&b, "    %s: exit %d after %s: decision %s\n", r.Hook.Name, r.Exit, r.Duration.Round(time.Millisecond), r.Output.Decision)
 		}

@@ -125,7 +125,7 @@ func inside(root, cwd, path string) bool {
 // cannot start.
 func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
 	cwd, _ := os.Getwd()
-	problems := f.Check(cwd, nil)
+	problems := checkHandlers(f, cwd)
 	for _, p := range problems {
 		warningf(stderr, "%s", p)
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/policy"
 	"github.com/tidwall/gjson"
 )
 
@@ -56,6 +57,14 @@ type Hook struct {
 	OnError       string // "" (inherit), "allow" or "deny"
 	Degradation   map[string]string
 	Remote        *Remote // what an http or prompt handler sends, and where (remote.go)
+
+	// Policy is the built-in policy of a "use" entry (Type "use"),
+	// compiled with its parameters (use.go).
+	Policy *policy.Policy
+
+	// Rule is the expression and answer of a "rule" handler (Type
+	// "rule"), compiled when the config is read (rule.go).
+	Rule *Rule
 }
 
 // Binding is one event a hook listens to, with its tool matcher.
@@ -278,7 +287,7 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
 	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
-	hif := v.Get("handler").Exists() || v.Get("event").Exists()
+	hif := v.Get("handler").Exists() || v.Get("event").Exists() || v.Get("use").Exists()
 	oh := v.Get("command").Exists() || v.Get("events").Exists()
 	switch {
 	case hif && oh:
@@ -384,11 +393,18 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 			h.OnError = p.onError(val)
 		case "provider_data", "capabilities":
 			// Informational for hookshim: kept by converters, not used at run time.
+		case "use", "with": // a built-in policy in place of a handler: use.go
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, use, with, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
 		}
 		return p.err == nil
 	})
+	if p.err != nil {
+		return
+	}
+	if use := v.Get("use"); use.Exists() || v.Get("with").Exists() {
+		eventAt = p.use(h, v, use, eventAt)
+	}
 	if p.err != nil {
 		return
 	}
@@ -411,6 +427,9 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 		}
 		h.On = append(h.On, b)
 	}
+	if h.Type == "use" {
+		return
+	}
 	if !handler.Exists() {
 		p.fail(v, fmt.Sprintf(`hook %d has no "handler"`, i))
 		return
@@ -427,6 +446,10 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.remote(h, v, t)
 		return
 	}
+	if t := v.Get("type"); t.Type == gjson.String && t.Str == "rule" {
+		p.rule(h, v)
+		return
+	}
 	typ := "command"
 	var platform string
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -439,7 +462,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 				// Not run by hookshim yet.
 				f.Warnings = append(f.Warnings, p.pos(val)+fmt.Sprintf(": %s handlers are not run by hookshim; hook %q is skipped", typ, h.Name))
 			default:
-				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, http, prompt, agent`, typ))
+				p.fail(val, fmt.Sprintf(`handler type %q is not one of command, rule, http, prompt, agent`, typ))
 			}
 		case "command":
 			h.Command = p.str(val, "command")

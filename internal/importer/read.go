@@ -203,25 +203,10 @@ func eventOfFile(p *provider.Provider, name string) string {
 func scriptCommand(env install.Env, scope provider.Scope, path string) string {
 	if scope == provider.ScopeProject {
 		if rel, ok := env.ProjectRel(path); ok {
-			return shellWord("./" + rel)
+			return install.ShellQuote("./" + rel)
 		}
 	}
-	return shellWord(path)
-}
-
-// shellWord quotes s for sh when it needs it.
-func shellWord(s string) string {
-	plain := s != ""
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:,=@%", c)) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return install.ShellQuote(path)
 }
 
 // UnreadableError is a tool's config that does not parse.

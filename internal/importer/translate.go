@@ -82,9 +82,9 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if args := entryObj.Get("args"); args.IsArray() && unix != "" {
 		// Claude's exec form: the same program and arguments, as a
 		// command line.
-		words := []string{shellWord(unix)}
+		words := []string{install.ShellQuote(unix)}
 		args.ForEach(func(_, a gjson.Result) bool {
-			words = append(words, shellWord(a.String()))
+			words = append(words, install.ShellQuote(a.String()))
 			return true
 		})
 		unix = strings.Join(words, " ")

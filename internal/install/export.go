@@ -126,3 +126,7 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 	}
 	return backup, writeAtomic(target, data, mode)
 }
+
+// ShellQuote quotes s for the shell that runs hook commands here when it
+// needs it: a plain path stays plain, as people would write it.
+func ShellQuote(s string) string { return shellQuote(s) }

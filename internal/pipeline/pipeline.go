@@ -15,7 +15,6 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -258,7 +257,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			c.onError = "deny"
 		}
 		for _, h := range f.Hooks {
-			if !h.Matches(c.ev) {
+			if !c.matches(h) {
 				continue
 			}
 			if slices.Contains(skip, h.Name) {
@@ -324,7 +323,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			"HOOKSHIM_DEPTH=1",
 		)
 		r := &run.Runner{Env: env, Deadline: deadline}
-		results = r.RunJobs(context.Background(), c.jobs(hooks))
+		results = c.runJobs(r, hooks)
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()
@@ -460,6 +459,9 @@ func deadline(opts Options, pr *provider.Provider) time.Time {
 func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim {
 	if c.opts.Configs != nil {
 		return nil // simulate: every call is its own
+	}
+	if inProcess(hooks) {
+		return nil // nothing to share (jobs.go)
 	}
 	dc := dedupe.Call{Provider: c.pr.ID, Event: c.ev, SplitEvents: c.pr.SplitEvents, Hooks: hooks}
 	for _, f := range configs {

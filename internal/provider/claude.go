@@ -152,6 +152,7 @@ var Claude = &Provider{
 	Keep:          []Renames{claudeKeep},
 	Adjust:        adjustClaudeDialect,
 	Encode:        encodeClaude,
+	Dialect:       claudeDialect,
 	ProjectDirEnv: []string{"CLAUDE_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what claude_install.go writes
 }

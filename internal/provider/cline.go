@@ -112,8 +112,10 @@ var Cline = &Provider{
 		{"read_file", event.ToolFileRead},
 		{"read_files", event.ToolFileRead},
 		{"write_to_file", event.ToolFileWrite},
-		{"replace_in_file", event.ToolFileEdit},
+		// editor first: a dialect handler gets it for an edit, with
+		// path/old_text/new_text (replace_in_file takes a diff).
 		{"editor", event.ToolFileEdit},
+		{"replace_in_file", event.ToolFileEdit},
 		{"apply_patch", event.ToolFileEdit},
 		{"search_files", event.ToolSearch},
 		{"search_codebase", event.ToolSearch},
@@ -153,6 +155,7 @@ var Cline = &Provider{
 	Adjust:    adjustCline,
 	VersionAt: "clineVersion",
 	Encode:    encodeCline,
+	Dialect:   clineDialect,
 	SetInput:  setClineInput,
 }
 
@@ -334,4 +337,74 @@ func setClineInput(raw, input []byte) ([]byte, error) {
 		return sjson.SetRawBytes(out, "preToolUse.parameters", params.Bytes())
 	}
 	return out, nil
+}
+
+// clineDialect is what a hook script of the Cline extension reads (the
+// first spelling of each event in Events): camelCase ids, the tool under
+// preToolUse/postToolUse with its parameters as a map of strings.
+var clineDialect = &Dialect{
+	EventKey: "hookName",
+	Always: Renames{
+		{"clineVersion", "cline_version"},
+		{"timestamp", FromNowMillisStr},
+	},
+	Inputs: []InputKeys{
+		{event.ToolFileRead, Renames{{"path", "file_path"}}},
+		{event.ToolFileWrite, Renames{{"path", "file_path"}}},
+		{event.ToolFileEdit, Renames{{"path", "file_path"}, {"old_text", "old_string"}, {"new_text", "new_string"}}},
+	},
+	MCPName: func(server, tool string) string { return server + "__" + tool },
+	Finish:  finishCline,
+	Read:    readCline,
+}
+
+// finishCline writes the tool block of a tool event; parameters are
+// strings, as the extension sends them.
+func finishCline(doc []byte, spec *Spec, ev *event.Event, name string, input []byte) ([]byte, error) {
+	t := ev.Tool
+	if t == nil {
+		return doc, nil
+	}
+	key := "preToolUse"
+	if spec.Canonical != event.BeforeToolExecute {
+		key = "postToolUse"
+	}
+	params := &wire.Object{}
+	gjson.ParseBytes(input).ForEach(func(k, v gjson.Result) bool {
+		if v.Type == gjson.String {
+			params.Str(k.Str, v.Str)
+		} else {
+			params.Str(k.Str, v.Raw)
+		}
+		return true
+	})
+	block := (&wire.Object{}).Str("toolName", name).Obj("parameters", params)
+	switch {
+	case t.Error != nil:
+		block.Raw("result", t.Error).Bool("success", false)
+	case t.Output != nil:
+		block.Raw("result", t.Output).Bool("success", true)
+	}
+	return sjson.SetRawBytes(doc, key, block.Bytes())
+}
+
+// readCline reads the documented answer: cancel ends the task with
+// errorMessage, contextModification is added for the model. A failed
+// hook does not block (exit 2 included).
+func readCline(_ *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	if exit != 0 {
+		return o, exitFailed("Cline", exit, stderr)
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		return o, nil
+	}
+	if doc.Get("cancel").Type == gjson.True {
+		f := false
+		o.Decision, o.Continue = decision.Deny, &f
+		o.Reason = orBlocked(doc.Get("errorMessage").Str)
+	}
+	o.Context = doc.Get("contextModification").Str
+	return o, nil
 }

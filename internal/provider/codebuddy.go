@@ -115,6 +115,7 @@ var CodeBuddy = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Keep:     []Renames{claudeKeep, codeBuddyKeep},
 	Adjust:   adjustClaudeDialect,
+	Dialect:  codebuddyDialect,
 	Encode: func(spec *Spec, v *decision.Verdict) Answer {
 		return claudeStyle{explicitAllow: true}.encode(spec, v)
 	},
@@ -132,4 +133,12 @@ var codeBuddyKeep = Renames{
 	{"tool_error_name", "tool_error_name"},
 	{"worktree_path", "worktree_path"},
 	{"name", "name"},
+}
+
+// codebuddyDialect is what a CodeBuddy Code hook reads: Claude's
+// payload and answers.
+var codebuddyDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read:     claudeReader{tool: "CodeBuddy Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

@@ -141,6 +141,7 @@ var Codex = &Provider{
 		}
 	},
 	Encode:  encodeCodex,
+	Dialect: codexDialect,
 	Timeout: 30 * time.Second, // what codex_install.go writes
 }
 
@@ -176,4 +177,14 @@ func patchPath(patch string) string {
 // an allow is no opinion.
 func encodeCodex(spec *Spec, v *decision.Verdict) Answer {
 	return claudeStyle{}.encode(spec, v)
+}
+
+// codexDialect is what a Codex hook reads: the Claude dialect with
+// turn_id; its answers are Claude's, but stdout is not read on exit 2,
+// which needs a reason on stderr, and plain stdout is also context on
+// SubagentStart (output_parser.rs).
+var codexDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
+	Read:     claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read,
 }

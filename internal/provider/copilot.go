@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -218,6 +219,7 @@ var Copilot = &Provider{
 	}},
 	Adjust:        adjustCopilot,
 	Encode:        encodeCopilot,
+	Dialect:       copilotDialect,
 	SetInput:      setCopilotInput,
 	ProjectDirEnv: []string{"COPILOT_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what copilot_install.go writes
@@ -407,4 +409,67 @@ func firstNonEmptyString(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// copilotDialect is what a hook registered under a camelCase key reads
+// (the CLI's own format): no event name but on permissionRequest, an
+// epoch-ms timestamp, camelCase keys, and the runtime's tool names and
+// arguments (bash's command, view/create/edit's path, create's file_text,
+// edit's old_str/new_str).
+var copilotDialect = &Dialect{
+	Always: Renames{{"timestamp", FromNowMillis}},
+	Inputs: []InputKeys{
+		{event.ToolFileRead, Renames{{"path", "file_path"}}},
+		{event.ToolFileWrite, Renames{{"path", "file_path"}, {"file_text", "content"}}},
+		{event.ToolFileEdit, Renames{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
+	},
+	MCPName: func(server, tool string) string { return server + "-" + tool },
+	Finish: func(doc []byte, spec *Spec, _ *event.Event, _ string, _ []byte) ([]byte, error) {
+		if spec.Native == "permissionRequest" {
+			// The one camelCase payload that names itself; its input
+			// is toolInput.
+			doc, _ = sjson.SetBytes(doc, "hookName", spec.Native)
+			if in := gjson.GetBytes(doc, "toolArgs"); in.Exists() {
+				doc, _ = sjson.DeleteBytes(doc, "toolArgs")
+				return sjson.SetRawBytes(doc, "toolInput", []byte(in.Raw))
+			}
+		}
+		return doc, nil
+	},
+	Read: readCopilot,
+}
+
+// readCopilot reads an answer by the CLI's contract (hooks reference,
+// "Output"): exit 0 with camelCase JSON; any other exit denies a tool call
+// and is a failed hook elsewhere.
+func readCopilot(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	if exit != 0 {
+		if spec.Canonical == event.BeforeToolExecute {
+			o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
+			return o, nil
+		}
+		return o, exitFailed("Copilot CLI", exit, stderr)
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		return o, nil
+	}
+	for _, k := range []string{"decision", "permissionDecision", "behavior"} {
+		if d := doc.Get(k); d.Type == gjson.String && d.Str != "" {
+			kind, err := nativeKind(d.Str)
+			if err != nil {
+				return o, fmt.Errorf("%s: %w", k, err)
+			}
+			o.Decision = max(o.Decision, kind)
+		}
+	}
+	o.Reason = firstNonEmptyString(doc.Get("permissionDecisionReason").Str, doc.Get("reason").Str, doc.Get("message").Str)
+	o.UpdatedInput = objectRaw(doc.Get("modifiedArgs"))
+	o.Context = doc.Get("additionalContext").Str
+	if doc.Get("interrupt").Type == gjson.True {
+		f := false
+		o.Continue = &f
+	}
+	return o, nil
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"time"
 
@@ -154,6 +156,7 @@ var Cursor = &Provider{
 	}},
 	Adjust:        adjustCursor,
 	Encode:        encodeCursor,
+	Dialect:       cursorDialect,
 	SetInput:      setCursorInput,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
 	SplitEvents:   true,
@@ -318,4 +321,123 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 		o.Str("additional_context", v.Context)
 	}
 	return JSON(o)
+}
+
+// cursorDialect is what a hook written for Cursor reads: its ids and
+// workspace roots on every event, CURSOR_PROJECT_DIR and (for the Claude
+// hooks it imports) CLAUDE_PROJECT_DIR, MCP tools as "MCP:<tool>".
+var cursorDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always: Renames{
+		{"generation_id", "turn_id"},
+		{"cursor_version", "cursor_version"},
+		{"workspace_roots", FromProjectRoots},
+	},
+	Env:     Renames{{"CLAUDE_PROJECT_DIR", FromProjectDir}},
+	MCPName: func(_, tool string) string { return "MCP:" + tool },
+	Pick:    pickCursor,
+	Finish:  finishCursor,
+	Read:    readCursor,
+}
+
+// pickCursor sends a shell command, an MCP call and a file read to the
+// events Cursor's own hooks for them are written for
+// (beforeShellExecution and its kin, the documented way to guard them);
+// every other event is the first of its name.
+func pickCursor(ev *event.Event, name event.Name) (string, bool) {
+	if name == event.BeforeToolExecute && ev.Tool != nil {
+		switch {
+		case ev.Tool.MCP != nil:
+			return "beforeMCPExecution", true
+		case ev.Tool.Name == event.ToolShell:
+			return "beforeShellExecution", true
+		case ev.Tool.Name == event.ToolFileRead:
+			return "beforeReadFile", true
+		}
+	}
+	return "", false
+}
+
+// finishCursor writes the split events' own keys (adjustCursor
+// backwards). tool_name and tool_input stay beside them, so that a hook
+// written for preToolUse reads the same call.
+func finishCursor(doc []byte, spec *Spec, ev *event.Event, _ string, input []byte) ([]byte, error) {
+	t := ev.Tool
+	if t == nil {
+		return doc, nil
+	}
+	var err error
+	set := func(k, v string) {
+		if err == nil && v != "" {
+			doc, err = sjson.SetBytes(doc, k, v)
+		}
+	}
+	switch spec.Native {
+	case "beforeShellExecution":
+		set("command", t.Command)
+		set("cwd", ev.Cwd)
+	case "beforeReadFile":
+		set("file_path", t.FilePath)
+	case "beforeMCPExecution":
+		set("tool_name", t.MCP.Tool)
+		set("mcp_server_name", t.MCP.Server)
+		set("tool_input", string(input)) // a JSON string, as Cursor sends it
+	}
+	return doc, err
+}
+
+// readCursor reads an answer by Cursor's contract: exit 2 blocks; exit 0
+// is snake_case JSON (camelCase from Cursor 1.7 is read too); a permission
+// event's answer that is not JSON blocks the action.
+func readCursor(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	permissionEvent := false
+	switch spec.Native {
+	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
+		permissionEvent = true
+	}
+	switch {
+	case exit == 2:
+		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
+		return o, nil
+	case exit != 0:
+		return o, exitFailed("Cursor", exit, stderr)
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		if permissionEvent && len(bytes.TrimSpace(stdout)) > 0 {
+			o.Decision, o.Reason = decision.Deny, "the hook's answer is not JSON (Cursor blocks the action then)"
+		}
+		return o, nil
+	}
+	get := func(snake, camel string) string {
+		if s := doc.Get(snake).Str; s != "" {
+			return s
+		}
+		return doc.Get(camel).Str
+	}
+	if p := doc.Get("permission"); p.Type == gjson.String && p.Str != "" {
+		k, err := nativeKind(p.Str)
+		if err != nil {
+			return o, fmt.Errorf("permission: %w", err)
+		}
+		o.Decision = k
+		o.Reason = firstNonEmptyString(get("agent_message", "agentMessage"), get("user_message", "userMessage"))
+	}
+	o.UpdatedInput = objectRaw(doc.Get("updated_input"))
+	if doc.Get("continue").Type == gjson.False {
+		if spec.Canonical == event.BeforePrompt {
+			// continue:false refuses the prompt.
+			o.Decision, o.Reason = decision.Deny, get("user_message", "userMessage")
+		} else {
+			f := false
+			o.Continue = &f
+		}
+	}
+	if f := doc.Get("followup_message").Str; f != "" {
+		// On stop: go on, with this as the next message.
+		o.Decision, o.Reason = decision.Deny, f
+	}
+	o.Context = doc.Get("additional_context").Str
+	return o, nil
 }

@@ -105,6 +105,7 @@ var DevinCLI = &Provider{
 	SplitMCP:      splitDoubleUnderscore,
 	Keep:          []Renames{claudeKeep, {{"summary", "compact_summary"}}},
 	Encode:        encodeDevin,
+	Dialect:       devinDialect,
 	ProjectDirEnv: []string{"DEVIN_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what devin_install.go writes
 }
@@ -174,4 +175,11 @@ func encodeDevin(spec *Spec, v *decision.Verdict) Answer {
 		top.Obj("hookSpecificOutput", hso)
 	}
 	return JSONOrEmpty(top)
+}
+
+// devinDialect is what a Devin CLI hook reads: Claude's event names and
+// answers with its own tool names, no cwd or transcript path.
+var devinDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Read:     claudeReader{tool: "Devin CLI"}.read,
 }

@@ -1,12 +1,14 @@
 package provider
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
 // The Claude-derived dialect: snake_case stdin with session_id, cwd,
@@ -263,4 +265,111 @@ func claudeJoin(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
+}
+
+// claudeDialect is the Claude dialect as a hook written for Claude Code
+// expects it; the look-alikes share it where their hooks read the same
+// payload keys (their own tool names and variables come from their table).
+var claudeDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
+		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
+}
+
+// claudeReader reads an answer in the Claude dialect (hooks reference,
+// "Hook output"): exit 2 blocks with stderr as the reason; another
+// non-zero exit is a non-blocking error; exit 0 is JSON, or plain text,
+// which is context on the events named in plain and only logged
+// elsewhere.
+type claudeReader struct {
+	tool  string
+	plain []string
+	// anyExitJSON: JSON is read on every exit code (Claude Code from
+	// v2.1.228): with exit 2 its reason is the block's, with another
+	// code the JSON alone decides.
+	anyExitJSON bool
+	// exit2NeedsReason: exit 2 with nothing on stderr is a failed hook,
+	// not a block (Codex, output_parser.rs).
+	exit2NeedsReason bool
+}
+
+func (cr claudeReader) read(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	doc, isJSON := answerObject(stdout)
+	switch {
+	case exit == 2:
+		if cr.exit2NeedsReason && strings.TrimSpace(stderr) == "" {
+			return o, fmt.Errorf("exited 2 without a reason on stderr, which %s reads as a failed hook", cr.tool)
+		}
+		reason := stderr
+		if cr.anyExitJSON && isJSON {
+			var j decision.Output
+			if readClaudeJSON(doc, &j) == nil && j.Reason != "" {
+				reason = j.Reason
+			}
+		}
+		o.Decision, o.Reason = decision.Deny, orBlocked(reason)
+		return o, nil
+	case exit != 0 && !(cr.anyExitJSON && isJSON):
+		return o, exitFailed(cr.tool, exit, stderr)
+	}
+	if !isJSON {
+		if text := strings.TrimSpace(string(stdout)); text != "" && slices.Contains(cr.plain, spec.Native) {
+			o.Context = text
+		}
+		return o, nil
+	}
+	return o, readClaudeJSON(doc, &o)
+}
+
+// readClaudeJSON reads the Claude dialect's JSON answer into o.
+func readClaudeJSON(doc gjson.Result, o *decision.Output) error {
+	if d := doc.Get("decision"); d.Type == gjson.String && d.Str != "" {
+		// Top-level "block" (PostToolUse, Stop, UserPromptSubmit...), and
+		// PreToolUse's deprecated approve/block.
+		k, err := nativeKind(d.Str)
+		if err != nil {
+			return err
+		}
+		o.Decision, o.Reason = k, doc.Get("reason").Str
+	}
+	hso := doc.Get("hookSpecificOutput")
+	if pd := hso.Get("permissionDecision"); pd.Type == gjson.String && pd.Str != "" && pd.Str != "defer" {
+		k, err := nativeKind(pd.Str)
+		if err != nil {
+			return fmt.Errorf("permissionDecision: %w", err)
+		}
+		o.Decision = max(o.Decision, k)
+		if r := hso.Get("permissionDecisionReason").Str; r != "" {
+			o.Reason = r
+		}
+	}
+	if d := hso.Get("decision"); d.IsObject() { // PermissionRequest
+		if b := d.Get("behavior").Str; b != "" {
+			k, err := nativeKind(b)
+			if err != nil {
+				return fmt.Errorf("decision.behavior: %w", err)
+			}
+			o.Decision = max(o.Decision, k)
+		}
+		if m := d.Get("message").Str; m != "" {
+			o.Reason = m
+		}
+		if in := objectRaw(d.Get("updatedInput")); in != nil {
+			o.UpdatedInput = in
+		}
+		if d.Get("interrupt").Type == gjson.True {
+			f := false
+			o.Continue = &f
+		}
+	}
+	if in := objectRaw(hso.Get("updatedInput")); in != nil {
+		o.UpdatedInput = in
+	}
+	o.Context = hso.Get("additionalContext").Str
+	stopOf(doc, o, "stopReason")
+	o.SuppressOutput = doc.Get("suppressOutput").Type == gjson.True
+	o.SystemMessage = doc.Get("systemMessage").Str
+	return nil
 }

@@ -131,6 +131,7 @@ var Droid = &Provider{
 		}
 	},
 	Encode:        encodeDroid,
+	Dialect:       droidDialect,
 	ProjectDirEnv: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what droid_install.go writes
 }
@@ -190,3 +191,11 @@ func encodeDroid(spec *Spec, v *decision.Verdict) Answer {
 }
 
 var droidClaude = claudeStyle{explicitAllow: true}
+
+// droidDialect is what a Factory Droid hook reads: Claude's keys with
+// Droid's tool names (Execute, Create, FetchUrl).
+var droidDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read:     claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+}

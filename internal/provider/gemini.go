@@ -1,12 +1,15 @@
 package provider
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Gemini CLI.
@@ -158,6 +161,7 @@ var Gemini = &Provider{
 		}
 	},
 	Encode:        encodeGemini,
+	Dialect:       geminiDialect,
 	ProjectDirEnv: []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD"},
 	Timeout:       30 * time.Second, // what gemini_install.go writes
 }
@@ -233,4 +237,65 @@ func stripHookContext(s string) string {
 		s = t[end+len("</hook_context>"):]
 		s = strings.TrimLeft(s, "\r\n")
 	}
+}
+
+// geminiDialect is what a hook written for Gemini CLI reads: its payload
+// carries an ISO timestamp on every event (createBaseInput), and its hooks
+// get GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID and, for Claude
+// hooks, CLAUDE_PROJECT_DIR (hookRunner.ts).
+var geminiDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"timestamp", FromNow}},
+	Env: Renames{
+		{"GEMINI_CWD", FromCwd},
+		{"GEMINI_SESSION_ID", FromSessionID},
+		{"CLAUDE_PROJECT_DIR", FromProjectDir},
+	},
+	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
+	Finish: func(doc []byte, spec *Spec, ev *event.Event, _ string, _ []byte) ([]byte, error) {
+		if t := ev.Tool; t != nil && t.MCP != nil && t.MCP.Server != "" {
+			ctx := (&wire.Object{}).Str("server_name", t.MCP.Server).Str("tool_name", t.MCP.Tool)
+			return sjson.SetRawBytes(doc, "mcp_context", ctx.Bytes())
+		}
+		return doc, nil
+	},
+	Read: readGemini,
+}
+
+// readGemini reads an answer as hookRunner does: JSON on stdout (else
+// stderr) whatever the exit code; text that is not JSON is a system
+// message with exit 0, a warning with exit 1 and a denial with any other.
+func readGemini(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	text := stdout
+	if len(bytes.TrimSpace(text)) == 0 {
+		text = []byte(stderr)
+	}
+	doc, ok := answerObject(text)
+	if !ok {
+		msg := strings.TrimSpace(string(text))
+		switch exit {
+		case 0:
+			o.SystemMessage = msg
+		case 1:
+			return o, exitFailed("Gemini CLI", exit, msg)
+		default:
+			o.Decision, o.Reason = decision.Deny, orBlocked(msg)
+		}
+		return o, nil
+	}
+	if d := doc.Get("decision"); d.Type == gjson.String && d.Str != "" {
+		k, err := nativeKind(d.Str)
+		if err != nil {
+			return o, err
+		}
+		o.Decision, o.Reason = k, doc.Get("reason").Str
+	}
+	hso := doc.Get("hookSpecificOutput")
+	o.Context = hso.Get("additionalContext").Str
+	o.UpdatedInput = objectRaw(hso.Get("tool_input"))
+	stopOf(doc, &o, "stopReason")
+	o.SuppressOutput = doc.Get("suppressOutput").Type == gjson.True
+	o.SystemMessage = doc.Get("systemMessage").Str
+	return o, nil
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -151,6 +152,7 @@ var Kimi = &Provider{
 		{"display", "display"},
 	}},
 	Encode:  encodeKimi,
+	Dialect: kimiDialect,
 	Timeout: 30 * time.Second, // what kimi_install.go writes
 }
 
@@ -174,4 +176,42 @@ func encodeKimi(spec *Spec, v *decision.Verdict) Answer {
 		return JSON(o)
 	}
 	return Answer{}
+}
+
+// kimiDialect is what a Kimi Code hook reads: Claude's event names with
+// its own keys (tool_call_id, tool_output, no transcript), path for
+// Write and Edit.
+var kimiDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Inputs: []InputKeys{
+		{event.ToolFileWrite, Renames{{"path", "file_path"}}},
+		{event.ToolFileEdit, Renames{{"path", "file_path"}}},
+	},
+	Read: readKimi,
+}
+
+// readKimi reads an answer as Kimi Code does: exit 2 blocks with stderr;
+// exit 0 JSON in the Claude dialect, with "message" as context, and any
+// other stdout on a prompt is injected as context.
+func readKimi(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	switch {
+	case exit == 2:
+		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
+		return o, nil
+	case exit != 0:
+		return o, exitFailed("Kimi Code", exit, stderr)
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		if spec.Canonical == event.BeforePrompt {
+			o.Context = strings.TrimSpace(string(stdout))
+		}
+		return o, nil
+	}
+	err := readClaudeJSON(doc, &o)
+	if m := doc.Get("message").Str; m != "" && o.Context == "" {
+		o.Context = m
+	}
+	return o, err
 }

@@ -6,7 +6,9 @@ import (
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Kiro (kiro-cli and the Kiro IDE).
@@ -139,6 +141,7 @@ var Kiro = &Provider{
 	SplitMCP:   kiroMCP,
 	Adjust:     adjustKiro,
 	Encode:     encodeKiro,
+	Dialect:    kiroDialect,
 	TextStdout: true,
 	Timeout:    30 * time.Second, // timeout_ms defaults to 30000 (hooks.rs DEFAULT_TIMEOUT_MS)
 }
@@ -237,4 +240,63 @@ func encodeKiro(spec *Spec, v *decision.Verdict) Answer {
 // oneLineEnd ends s with exactly one newline.
 func oneLineEnd(s string) string {
 	return strings.TrimRight(s, "\n") + "\n"
+}
+
+// kiroDialect is what a Kiro CLI agent hook reads: the v2 event names,
+// the CLI's tools (fs_write does every write, its command says which;
+// fs_read reads a list of operations), MCP tools as @server/tool, and the
+// prompt also in USER_PROMPT (hooks.rs).
+var kiroDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Env:      Renames{{"USER_PROMPT", FromPrompt}},
+	Inputs: []InputKeys{
+		{event.ToolFileWrite, Renames{{"path", "file_path"}, {"file_text", "content"}}},
+		{event.ToolFileEdit, Renames{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
+	},
+	MCPName: func(server, tool string) string { return "@" + server + "/" + tool },
+	Finish:  finishKiro,
+	Read:    readKiro,
+}
+
+// finishKiro names file tools as the CLI does: a write or an edit is
+// fs_write with its command, a read is fs_read with one operation.
+func finishKiro(doc []byte, _ *Spec, ev *event.Event, _ string, input []byte) ([]byte, error) {
+	t := ev.Tool
+	if t == nil {
+		return doc, nil
+	}
+	var err error
+	switch t.Name {
+	case event.ToolFileWrite, event.ToolFileEdit:
+		command := "create"
+		if t.Name == event.ToolFileEdit {
+			command = "str_replace"
+		}
+		if doc, err = sjson.SetBytes(doc, "tool_name", "fs_write"); err == nil {
+			doc, err = sjson.SetBytes(doc, "tool_input.command", command)
+		}
+	case event.ToolFileRead:
+		op := (&wire.Object{}).Str("mode", "Line").Str("path", t.FilePath)
+		in := (&wire.Object{}).Raw("operations", append(append([]byte("["), op.Bytes()...), ']'))
+		if doc, err = sjson.SetBytes(doc, "tool_name", "fs_read"); err == nil {
+			doc, err = sjson.SetRawBytes(doc, "tool_input", in.Bytes())
+		}
+	}
+	return doc, err
+}
+
+// readKiro reads an answer as Kiro does: no JSON; exit 2 blocks with
+// stderr as the reason, stdout of exit 0 is context where the event takes
+// it, any other exit is a failed hook.
+func readKiro(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	switch {
+	case exit == 2:
+		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
+	case exit != 0:
+		return o, exitFailed("Kiro", exit, stderr)
+	case spec.Can.Has(CanContext):
+		o.Context = strings.TrimSpace(string(stdout))
+	}
+	return o, nil
 }

@@ -104,6 +104,10 @@ type Provider struct {
 	// successful hook is plain text for the model (Kiro), so the encoder
 	// prints text there, never a JSON document.
 	TextStdout bool
+
+	// Dialect is how a hook written for this tool is spoken to when
+	// another tool calls (dialect.go); nil: the tool has no command hooks.
+	Dialect *Dialect
 }
 
 // Version is the tool's version as the payload or the environment says

@@ -104,7 +104,8 @@ var Qoder = &Provider{
 		{"original_request_name", "original_request_name"},
 		{"image_urls", "image_urls"},
 	}},
-	Adjust: adjustClaudeDialect,
+	Adjust:  adjustClaudeDialect,
+	Dialect: qoderDialect,
 	// Qoder reads decision "deny" on TeammateIdle and TaskCompleted, so
 	// no exit 2 is needed there (unlike Claude Code).
 	Encode: func(spec *Spec, v *decision.Verdict) Answer {
@@ -112,4 +113,12 @@ var Qoder = &Provider{
 	},
 	ProjectDirEnv: []string{"QODER_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what qoder_install.go writes
+}
+
+// qoderDialect is what a Qoder CLI hook reads: Claude's payload and
+// answers.
+var qoderDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read:     claudeReader{tool: "Qoder CLI", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

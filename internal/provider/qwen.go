@@ -128,6 +128,7 @@ var Qwen = &Provider{
 		}
 	},
 	Encode:        encodeQwen,
+	Dialect:       qwenDialect,
 	Timeout:       60 * time.Second, // command hook default (docs: 60000 ms)
 	ProjectDirEnv: []string{"QWEN_PROJECT_DIR"},
 }
@@ -180,4 +181,12 @@ func qwenToolUseID(id string) bool {
 		}
 	}
 	return true
+}
+
+// qwenDialect is what a Qwen Code hook reads: Claude's keys with Gemini
+// CLI's tool names and an ISO timestamp.
+var qwenDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}, {"timestamp", FromNow}},
+	Read:     claudeReader{tool: "Qwen Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

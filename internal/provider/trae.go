@@ -56,9 +56,17 @@ var Trae = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Keep:     []Renames{claudeKeep},
 	Adjust:   adjustClaudeDialect,
+	Dialect:  traeDialect,
 	Encode: claudeStyle{
 		explicitAllow: true,
 		exitBlock:     []string{"PreToolUse"},
 	}.encode,
 	Timeout: 30 * time.Second,
+}
+
+// traeDialect is what a Trae hook reads: Claude's format (its own tool
+// names), Claude's answers.
+var traeDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Read:     claudeReader{tool: "Trae"}.read,
 }

@@ -146,6 +146,7 @@ var VSCode = &Provider{
 		}
 	},
 	Encode:  encodeVSCode,
+	Dialect: vscodeDialect,
 	Timeout: 30 * time.Second, // what vscode_install.go writes
 }
 
@@ -170,4 +171,18 @@ func encodeVSCode(spec *Spec, v *decision.Verdict) Answer {
 		top.Str("systemMessage", v.SystemMessage)
 	}
 	return JSONOrEmpty(top)
+}
+
+// vscodeDialect is what a VS Code agent hook reads: Claude's keys with
+// VS Code's tool names and camelCase input keys (filePath, oldString,
+// newString), and Claude-style answers.
+var vscodeDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Inputs: []InputKeys{
+		{event.ToolFileRead, Renames{{"filePath", "file_path"}}},
+		{event.ToolFileWrite, Renames{{"filePath", "file_path"}}},
+		{event.ToolFileEdit, Renames{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}}},
+	},
+	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
+	Read:    claudeReader{tool: "VS Code"}.read,
 }

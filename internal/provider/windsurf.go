@@ -80,6 +80,7 @@ var Windsurf = &Provider{
 	}},
 	Adjust:        adjustWindsurf,
 	Encode:        encodeWindsurf,
+	Dialect:       windsurfDialect,
 	SetInput:      setWindsurfInput,
 	ProjectDirEnv: []string{"ROOT_WORKSPACE_PATH"},
 }
@@ -209,4 +210,95 @@ func setWindsurfInput(raw, input []byte) ([]byte, error) {
 		return nil, errNoToolInput
 	}
 	return raw, err
+}
+
+// windsurfDialect is what a Cascade hook reads: one event per kind of
+// tool (windsurfTool backwards), everything about the action under
+// tool_info, the workspace root in ROOT_WORKSPACE_PATH.
+var windsurfDialect = &Dialect{
+	EventKey: "agent_action_name",
+	Pick:     pickWindsurf,
+	Always:   Renames{{"timestamp", FromNow}},
+	Finish:   finishWindsurf,
+	Read:     readWindsurf,
+}
+
+// pickWindsurf names the split event of a tool call; a tool that is not
+// one of the four kinds has none.
+func pickWindsurf(ev *event.Event, name event.Name) (string, bool) {
+	prefix := "pre_"
+	switch name {
+	case event.BeforeToolExecute:
+	case event.AfterToolExecute, event.ToolUseFailure:
+		prefix = "post_"
+	default:
+		return "", false // the first of its name, or none
+	}
+	if ev.Tool == nil {
+		return "", true
+	}
+	if ev.Tool.MCP != nil {
+		return prefix + "mcp_tool_use", true
+	}
+	tool := ev.Tool.Name
+	if tool == event.ToolFileWrite {
+		tool = event.ToolFileEdit // write_code does both
+	}
+	for _, r := range windsurfTool {
+		if r.To == tool && r.To != "" {
+			return prefix + r.From, true
+		}
+	}
+	return "", true
+}
+
+// finishWindsurf writes tool_info for a tool event.
+func finishWindsurf(doc []byte, spec *Spec, ev *event.Event, _ string, input []byte) ([]byte, error) {
+	t := ev.Tool
+	if t == nil {
+		return doc, nil
+	}
+	in := gjson.ParseBytes(input)
+	o := &wire.Object{}
+	switch windsurfAction(spec.Native) {
+	case "read_code":
+		o.Str("file_path", t.FilePath)
+	case "write_code":
+		o.Str("file_path", t.FilePath)
+		edit := &wire.Object{}
+		if c := in.Get("content"); c.Exists() {
+			edit.Str("old_string", "").Raw("new_string", []byte(c.Raw))
+		} else {
+			edit.Str("old_string", in.Get("old_string").Str).Str("new_string", in.Get("new_string").Str)
+		}
+		o.Raw("edits", append(append([]byte("["), edit.Bytes()...), ']'))
+	case "run_command":
+		o.Str("command_line", t.Command)
+		if ev.Cwd != "" {
+			o.Str("cwd", ev.Cwd)
+		}
+	case "mcp_tool_use":
+		o.Str("mcp_server_name", t.MCP.Server).Str("mcp_tool_name", t.MCP.Tool).Raw("mcp_tool_arguments", input)
+		if t.Output != nil {
+			o.Raw("mcp_result", t.Output)
+		}
+	}
+	if o.Len() == 0 {
+		return doc, nil
+	}
+	return sjson.SetRawBytes(doc, "tool_info", o.Bytes())
+}
+
+// readWindsurf reads an answer as Cascade does: exit 2 blocks with stderr
+// as the reason; nothing printed is read.
+func readWindsurf(_ *Spec, exit int, _ []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	switch exit {
+	case 0:
+	case 2:
+		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
+	default:
+		return o, exitFailed("Windsurf", exit, stderr)
+	}
+	return o, nil
 }

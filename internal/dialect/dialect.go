@@ -1,0 +1,454 @@
+// Package dialect runs a handler written for one tool under any tool: it
+// turns the canonical event back into the payload that tool would have
+// sent (its event name, keys, tool names and tool-input shapes, session
+// fields and hook variables), and reads the handler's answer by that
+// tool's contract into the canonical output.
+//
+// Everything it knows about a tool is in the provider table, read
+// backwards: Fields, Keep and Tools map native to canonical, so the
+// payload is written by inverting them, and provider.Dialect adds what
+// the table had no need for before (the event key, the keys sent on every
+// call, the answer reader). What the dialect's payload needs and the
+// caller did not send is filled where it can be derived and otherwise
+// left out; each such gap is reported (Gaps per call, Lossy per pair).
+package dialect
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// Lookup returns the provider a handler's "dialect" names, or an error
+// that says why no handler can speak it.
+func Lookup(id string) (*provider.Provider, error) {
+	pr := provider.Lookup(id)
+	if pr == nil {
+		return nil, fmt.Errorf("dialect %q is not a known tool (dialects: %s)", id, strings.Join(IDs(), ", "))
+	}
+	if pr.Dialect == nil {
+		return nil, fmt.Errorf("dialect %q: %s has no command hooks, so no handler is written for it (dialects: %s)",
+			id, pr.Name, strings.Join(IDs(), ", "))
+	}
+	return pr, nil
+}
+
+// IDs lists the tools a handler may speak, in registry order.
+func IDs() []string {
+	var ids []string
+	for _, pr := range provider.Commanded() {
+		ids = append(ids, pr.ID)
+	}
+	return ids
+}
+
+// Call is a dialect handler's side of one call: what it reads on stdin,
+// the variables it gets, how its answer is read, and what could not be
+// given to it.
+type Call struct {
+	Native string   // the event as the dialect names it
+	Input  [][]byte // the payload, in pieces (see run.Job)
+	Env    []string
+	Read   func(exit int, stdout []byte, stderr string) (decision.Output, error)
+	Gaps   []string // what the dialect's payload needs that the caller did not send, or sent only in part
+}
+
+// ErrNoEvent is returned by Speak when the dialect has no event for the
+// canonical event: no handler written for it listens there.
+var ErrNoEvent = errors.New("no such event")
+
+// Speak builds the call of a handler written for d when caller sent the
+// canonical event ev. now stamps the payloads that carry the time.
+func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call, error) {
+	name := ev.Name
+	native := d.NativeEvent(ev, name)
+	own := d == caller && !repicked(d, ev)
+	if own {
+		native = ev.Native
+	}
+	if native == "" && name == event.ToolUseFailure {
+		// A tool without a failure event reports one as its after-tool
+		// event (Gemini CLI: tool_response.error).
+		native = d.NativeEvent(ev, event.AfterToolExecute)
+	}
+	if native == "" {
+		return nil, fmt.Errorf("%s has no event for %s: %w", d.Name, name, ErrNoEvent)
+	}
+	spec := d.Spec(native)
+	if spec == nil {
+		return nil, fmt.Errorf("%s has no event %q", d.Name, native)
+	}
+	c := &Call{Native: native}
+	if own {
+		// Its own tool called: the payload as it came, byte for byte.
+		c.Input = [][]byte{ev.Raw}
+	} else {
+		doc, gaps, err := payload(d, caller, spec, ev, now)
+		if err != nil {
+			return nil, fmt.Errorf("%s payload: %w", d.ID, err)
+		}
+		c.Input, c.Gaps = [][]byte{doc}, gaps
+	}
+	c.Env = environ(d, ev, now)
+	c.Read = func(exit int, stdout []byte, stderr string) (decision.Output, error) {
+		out, err := d.Dialect.Read(spec, exit, stdout, stderr)
+		if err != nil {
+			return out, fmt.Errorf("%s answer: %w", d.ID, err)
+		}
+		if out.UpdatedInput != nil && d != caller && ev.Tool != nil {
+			// The rewrite is in the dialect's keys; the caller applies it
+			// in its own.
+			out.UpdatedInput = rekey(out.UpdatedInput, d.Dialect.InputKeysFor(ev.Tool.Name), caller.Dialect.InputKeysFor(ev.Tool.Name))
+		}
+		return out, nil
+	}
+	return c, nil
+}
+
+// repicked reports whether the tool's own call is not the event a
+// handler written for it is given: Cursor also sends a shell command as
+// preToolUse, but a Cursor hook for commands is written for
+// beforeShellExecution, and both calls share one answer (the second is a
+// duplicate), so both must ask the hook the same way.
+func repicked(d *provider.Provider, ev *event.Event) bool {
+	if d.Dialect.Pick == nil {
+		return false
+	}
+	n, ok := d.Dialect.Pick(ev, ev.Name)
+	return ok && n != "" && n != ev.Native
+}
+
+// payload writes the dialect's payload for ev in one pass: flat keys into
+// one object, then the few nested ones.
+func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, now time.Time) ([]byte, []string, error) {
+	w := &writer{ev: ev, now: now}
+	if d == caller {
+		// Its own call, given as another of its events: what it sends on
+		// every call is in the payload as it came.
+		w.own = ev.Raw
+	}
+	f := d.Fields
+	w.str(f.SessionID, ev.SessionID, "session id")
+	w.str(f.Transcript, ev.TranscriptPath, "transcript path")
+	cwd := ev.Cwd
+	if cwd == "" && f.Cwd != "" && ev.ProjectDir != "" {
+		cwd = ev.ProjectDir
+		w.gap(f.Cwd + " (the project folder given instead)")
+	}
+	w.str(f.Cwd, cwd, "working directory")
+	for _, a := range d.Dialect.Always {
+		w.from(a.To, a.From) // {key, source}
+	}
+	if k := d.Dialect.EventKey; k != "" {
+		w.raw(k, wire.Quote(spec.Native))
+	}
+	if ev.Model != "" {
+		w.str(f.Model, ev.Model, "")
+	}
+	var tool string
+	var input []byte
+	if t := ev.Tool; t != nil {
+		tool = toolName(d, t, w)
+		input = toolInput(t, caller.Dialect.InputKeysFor(t.Name), d.Dialect.InputKeysFor(t.Name))
+		w.str(f.ToolName, tool, "")
+		w.raw(f.ToolInput, input)
+		w.str(f.ToolCallID, t.CallID, "tool call id")
+		switch {
+		case t.Error != nil && f.ToolError != "":
+			w.raw(f.ToolError, t.Error)
+		case t.Error != nil:
+			w.raw(f.ToolOutput, (&wire.Object{}).Raw("error", t.Error).Bytes())
+		case spec.Canonical == event.AfterToolExecute && f.ToolOutput != "":
+			if t.Output == nil {
+				w.gap(f.ToolOutput)
+			}
+			w.raw(f.ToolOutput, t.Output)
+		}
+	}
+	if ev.Prompt != nil {
+		w.raw(f.Prompt, wire.Quote(*ev.Prompt))
+	}
+	for _, fl := range ev.Fields {
+		if native, ok := inverse(d.Keep, fl.Key); ok {
+			w.raw(native, fl.Value)
+		}
+	}
+	doc := w.o.Close()
+	var err error
+	for _, n := range w.nested {
+		if doc, err = sjson.SetRawBytes(doc, n.path, n.v); err != nil {
+			return nil, nil, err
+		}
+	}
+	if d.Dialect.Finish != nil {
+		if doc, err = d.Dialect.Finish(doc, spec, ev, tool, input); err != nil {
+			return nil, nil, err
+		}
+	}
+	return doc, w.gaps, nil
+}
+
+// writer writes a payload's keys once each, in the order given.
+type writer struct {
+	ev     *event.Event
+	now    time.Time
+	own    []byte // the tool's own payload, when the dialect's tool called
+	o      wire.Object
+	keys   []string
+	nested []struct {
+		path string
+		v    []byte
+	}
+	gaps []string
+}
+
+func (w *writer) gap(s string) { w.gaps = append(w.gaps, s) }
+
+// raw writes path = v, once; nothing for an empty path or a nil value.
+func (w *writer) raw(path string, v []byte) {
+	if path == "" || v == nil || slices.Contains(w.keys, path) {
+		return
+	}
+	w.keys = append(w.keys, path)
+	if strings.ContainsAny(path, ".") {
+		w.nested = append(w.nested, struct {
+			path string
+			v    []byte
+		}{path, v})
+		return
+	}
+	w.o.Raw(path, v)
+}
+
+// str writes a string field, or notes it missing when what names it.
+func (w *writer) str(path, s, what string) {
+	if path == "" {
+		return
+	}
+	if s == "" {
+		if what != "" {
+			w.gap(path)
+		}
+		return
+	}
+	w.raw(path, wire.Quote(s))
+}
+
+// from writes key from one of the provider.From sources or a canonical
+// data field.
+func (w *writer) from(from, key string) {
+	if v := value(w.ev, from, w.now); v != nil {
+		w.raw(key, v)
+		return
+	}
+	if r := gjson.GetBytes(w.own, key); w.own != nil && r.Exists() {
+		w.raw(key, []byte(r.Raw))
+		return
+	}
+	if !slices.Contains(w.keys, key) {
+		w.gap(key)
+	}
+}
+
+// value is what a provider.From source holds for ev, as JSON; nil when
+// the caller did not send it.
+func value(ev *event.Event, from string, now time.Time) []byte {
+	switch from {
+	case provider.FromProjectDir:
+		return quoted(ev.ProjectDir)
+	case provider.FromProjectRoots:
+		if ev.ProjectDir == "" {
+			return nil
+		}
+		return append(append([]byte("["), wire.Quote(ev.ProjectDir)...), ']')
+	case provider.FromCwd:
+		return quoted(firstNonEmpty(ev.Cwd, ev.ProjectDir))
+	case provider.FromSessionID:
+		return quoted(ev.SessionID)
+	case provider.FromPrompt:
+		if ev.Prompt == nil {
+			return nil
+		}
+		return wire.Quote(*ev.Prompt)
+	case provider.FromNow:
+		return wire.Quote(now.UTC().Format("2006-01-02T15:04:05.000Z"))
+	case provider.FromNowMillis:
+		return strconv.AppendInt(nil, now.UnixMilli(), 10)
+	case provider.FromNowMillisStr:
+		return wire.Quote(strconv.FormatInt(now.UnixMilli(), 10))
+	}
+	return ev.Get(from)
+}
+
+func quoted(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return wire.Quote(s)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// environ is the variables the dialect's hooks get: the project folder
+// under each of its names, then the others it sets.
+func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
+	var env []string
+	if ev.ProjectDir != "" {
+		for _, name := range d.ProjectDirEnv {
+			if _, own := d.Dialect.Env.Get(name); !own {
+				// (Gemini CLI's GEMINI_CWD tells the project folder when
+				// read, but is set to the working directory.)
+				env = append(env, name+"="+ev.ProjectDir)
+			}
+		}
+	}
+	for _, e := range d.Dialect.Env {
+		v := value(ev, e.To, now)
+		if v == nil {
+			continue
+		}
+		s := gjson.ParseBytes(v).String()
+		env = append(env, e.From+"="+s)
+	}
+	return env
+}
+
+// ToolName is the tool's name in the dialect d: the caller's own name
+// when the dialect uses it for the same tool, else the dialect's first
+// name for the canonical one, an MCP tool by the dialect's rule; ok is
+// false when the dialect has no name for it (the caller's is returned).
+func ToolName(d *provider.Provider, t *event.Tool) (name string, ok bool) {
+	if t.MCP != nil {
+		if d.Dialect != nil && d.Dialect.MCPName != nil {
+			return d.Dialect.MCPName(t.MCP.Server, t.MCP.Tool), true
+		}
+		return event.MCPName(t.MCP.Server, t.MCP.Tool), true
+	}
+	if c, ok := d.Tools.Get(t.Native); ok && c == t.Name {
+		return t.Native, true
+	}
+	for _, r := range d.Tools {
+		if r.To == t.Name {
+			return r.From, true
+		}
+	}
+	return t.Native, false
+}
+
+// toolName is ToolName, noting a tool of the vocabulary the dialect has
+// no name for.
+func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
+	name, ok := ToolName(d, t)
+	if !ok && len(d.Tools) > 0 && slices.Contains(event.ToolNames, t.Name) {
+		// (A tool that names no tools, Windsurf, says the kind in the event.)
+		w.gap("tool " + t.Name + " (no " + d.Name + " tool: sent as " + t.Native + ")")
+	}
+	return name
+}
+
+// inverse finds the native key of a canonical data field in a Keep table.
+func inverse(keep []provider.Renames, canonical string) (string, bool) {
+	for _, rs := range keep {
+		for _, r := range rs {
+			if r.To == canonical {
+				return r.From, true
+			}
+		}
+	}
+	return "", false
+}
+
+// toolInput is the tool's input in the dialect's keys: the caller's keys
+// renamed to the canonical ones and those to the dialect's (see rekey),
+// with the command and file path normalization found added under their
+// canonical keys where the caller's input has them elsewhere (Cline's
+// command list, Kiro's read operations).
+func toolInput(t *event.Tool, from, to provider.Renames) []byte {
+	var add [][2]string
+	in := gjson.ParseBytes(t.Input)
+	has := func(canonical string) bool {
+		if in.Get(canonical).Exists() {
+			return true
+		}
+		for _, r := range from {
+			if r.To == canonical && in.Get(r.From).Exists() {
+				return true
+			}
+		}
+		return false
+	}
+	if t.Name == event.ToolShell && t.Command != "" && !has("command") {
+		add = append(add, [2]string{"command", t.Command})
+	}
+	switch t.Name {
+	case event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit:
+		if t.FilePath != "" && !has("file_path") {
+			add = append(add, [2]string{"file_path", t.FilePath})
+		}
+	}
+	if len(add) == 0 {
+		return rekey(t.Input, from, to)
+	}
+	o := &wire.Object{}
+	for _, kv := range add {
+		o.Str(kv[0], kv[1])
+	}
+	in.ForEach(func(k, v gjson.Result) bool {
+		o.Raw(k.Str, []byte(v.Raw))
+		return true
+	})
+	return rekey(o.Close(), from, to)
+}
+
+// rekey renames a tool input's top-level keys: by from (native to
+// canonical, read forwards) and then by to (native to canonical, read
+// backwards). A key that neither names stays as it is; the input is
+// returned untouched when nothing is renamed.
+func rekey(input []byte, from, to provider.Renames) []byte {
+	if len(from) == 0 && len(to) == 0 {
+		return input
+	}
+	doc := gjson.ParseBytes(input)
+	if !doc.IsObject() {
+		return input
+	}
+	o := &wire.Object{}
+	o.Grow(len(input) + 16)
+	changed := false
+	doc.ForEach(func(k, v gjson.Result) bool {
+		key := k.Str
+		if c, ok := from.Get(key); ok {
+			key = c
+		}
+		for _, r := range to {
+			if r.To == key {
+				key = r.From
+				break
+			}
+		}
+		changed = changed || key != k.Str
+		o.Raw(key, []byte(v.Raw))
+		return true
+	})
+	if !changed {
+		return input
+	}
+	return o.Close()
+}

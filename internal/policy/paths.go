@@ -1,0 +1,402 @@
+package policy
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/shellcmd"
+	"github.com/tidwall/gjson"
+)
+
+// Paths are compared in shell (slash) form: commands name them so, and
+// the tools send them so on every system hookshim is tested on.
+
+// home is how a path in the user's home is written after expand: the
+// policies do not know $HOME (the event does not carry it), so ~, $HOME
+// and ${HOME} all read "~".
+const home = "~"
+
+// aboveHome stands for a path that climbs out of the home folder (~/..):
+// where it lands is not known, only that it holds the home folder.
+const aboveHome = "~/.."
+
+// expand rewrites a path's home prefix to "~" and resolves it against cwd
+// when relative (cwd "" leaves it relative). Other variables are left as
+// they are: the result then starts with "$".
+func expand(p, cwd string) string {
+	for _, h := range []string{"$HOME", "~"} {
+		if p == h {
+			return home
+		}
+		if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+			if c := clean(home + "/" + rest); c == home || strings.HasPrefix(c, home+"/") {
+				return c
+			}
+			return aboveHome // ~/.. and the like
+		}
+	}
+	if strings.HasPrefix(p, "~") {
+		// ~user: another user's home, outside the project all the same.
+		return clean(p)
+	}
+	if strings.HasPrefix(p, "$") || strings.HasPrefix(p, "/") || cwd == "" {
+		return clean(p)
+	}
+	return clean(cwd + "/" + p)
+}
+
+// clean is path.Clean that keeps "~" and a leading "$VAR" as they are.
+func clean(p string) string {
+	if p == "" {
+		return p
+	}
+	return path.Clean(p)
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// globs are patterns whose segments are path.Match patterns, with "**"
+// for any number of segments; "~/x" and "$HOME/x" read as in a path. They
+// are split once, when the policy is compiled.
+type globs []globPat
+
+type globPat struct {
+	src   string
+	parts []string
+}
+
+func compileGlobs(patterns []string) globs {
+	g := make(globs, len(patterns))
+	for i, p := range patterns {
+		if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") || strings.Contains(p, "//") || strings.Contains(p, "/.") || strings.HasSuffix(p, "/") {
+			p = expand(p, "")
+		}
+		g[i] = globPat{src: patterns[i], parts: strings.Split(p, "/")}
+	}
+	return g
+}
+
+// match reports whether the whole slash path p matches one of the
+// patterns.
+func (g globs) match(p string) bool {
+	if len(g) == 0 {
+		return false
+	}
+	parts := strings.Split(p, "/")
+	for _, pat := range g {
+		if globParts(pat.parts, parts, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchTail reports whether the end of a path, split at "/", matches one
+// of the patterns (as many elements as the pattern has).
+func (g globs) matchTail(parts []string) bool {
+	for _, pat := range g {
+		if n := len(pat.parts); n <= len(parts) && globParts(pat.parts, parts[len(parts)-n:], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// segment matches one path element against one pattern element; the
+// literal start and end of the pattern are compared first, which settles
+// most elements without path.Match.
+func segment(pat, s string) bool {
+	i := strings.IndexAny(pat, "*?[\\")
+	if i < 0 {
+		return false // a literal, and not equal
+	}
+	j := strings.LastIndexAny(pat, "*?]\\")
+	if !strings.HasPrefix(s, pat[:i]) || !strings.HasSuffix(s, pat[j+1:]) {
+		return false
+	}
+	ok, _ := path.Match(pat, s)
+	return ok
+}
+
+func globParts(pat, parts []string, depth int) bool {
+	if depth > 16 {
+		return false // a pattern with many ** segments: no match rather than a long search
+	}
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(parts); i++ {
+				if globParts(pat[1:], parts[i:], depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(parts) == 0 {
+			return false
+		}
+		if pat[0] != parts[0] && !segment(pat[0], parts[0]) {
+			return false
+		}
+		pat, parts = pat[1:], parts[1:]
+	}
+	return len(parts) == 0
+}
+
+// checkGlobs reports a pattern path.Match cannot read.
+func (p *params) checkGlobs(key string, patterns []string) {
+	for _, g := range patterns {
+		for _, seg := range strings.Split(g, "/") {
+			if _, err := path.Match(seg, ""); err != nil {
+				p.fail(p.at(key), "pattern "+quote(g)+" is not a glob: "+err.Error())
+				return
+			}
+		}
+	}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// shellCommands are the simple commands of a shell tool call, with the
+// working directory each runs in (cd is followed along the line), and
+// whether the line was read to its end.
+type shellRun struct {
+	cmd shellcmd.Command
+	cwd string
+}
+
+func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
+	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
+		return nil, "", true
+	}
+	cmds, err := commands(ev.Tool.Command)
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = ev.ProjectDir
+	}
+	runs = make([]shellRun, 0, len(cmds))
+	for _, c := range cmds {
+		runs = append(runs, shellRun{c, cwd})
+		if c.Name() == "cd" && c.Parent < 0 {
+			switch args := operands(c.Args[1:]); {
+			case len(args) == 0:
+				cwd = home
+			case args[0] == "-":
+				cwd = ""
+			default:
+				cwd = expand(args[0], cwd)
+				if strings.HasPrefix(cwd, "$") {
+					cwd = ""
+				}
+			}
+		}
+	}
+	return runs, ev.Tool.Command, err == nil
+}
+
+// parsed keeps the last line read: the policies of one call (run in
+// parallel) all read the same command, and it is split once.
+var parsed struct {
+	sync.Mutex
+	line string
+	cmds []shellcmd.Command
+	err  error
+}
+
+// commands is shellcmd.Commands, shared by the policies of a call. The
+// result is read, never changed.
+func commands(line string) ([]shellcmd.Command, error) {
+	parsed.Lock()
+	defer parsed.Unlock()
+	if parsed.cmds == nil || parsed.line != line {
+		parsed.cmds, parsed.err = shellcmd.Commands(line)
+		if parsed.cmds == nil {
+			parsed.cmds = []shellcmd.Command{}
+		}
+		parsed.line = line
+	}
+	return parsed.cmds, parsed.err
+}
+
+// operands drops the options of a command's arguments (up to "--").
+func operands(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if len(a) > 1 && a[0] == '-' {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// flags collects the letters of short options and the long options of a
+// command's arguments (up to "--").
+func flags(args []string) (short string, long []string) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name, _, _ := strings.Cut(a[2:], "=")
+			long = append(long, name)
+		case len(a) > 1 && a[0] == '-':
+			short += a[1:]
+		}
+	}
+	return short, long
+}
+
+// filePaths are the paths a file tool call names: file_path and, for tools
+// that touch several files in one call, the file_paths field.
+func filePaths(ev *event.Event) []string {
+	if ev.Tool == nil {
+		return nil
+	}
+	var out []string
+	if ev.Tool.FilePath != "" {
+		out = append(out, ev.Tool.FilePath)
+	}
+	if list := ev.Get("file_paths"); list != nil {
+		gjson.ParseBytes(list).ForEach(func(_, v gjson.Result) bool {
+			if v.Type == gjson.String && v.Str != "" && v.Str != ev.Tool.FilePath {
+				out = append(out, v.Str)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// writers are the shell commands whose operands (all, or the last) are
+// files they write, move or delete.
+var writers = map[string]string{
+	"rm": "all", "rmdir": "all", "unlink": "all", "shred": "all", "touch": "all", "mkdir": "all",
+	"tee": "all", "truncate": "all", "mv": "all",
+	"cp": "last", "install": "last", "ln": "last", "rsync": "last", "scp": "last",
+}
+
+// writes lists the files a simple command writes, as written: redirection
+// targets (not file descriptors), dd's of=, and the operands of writers.
+func writes(c shellcmd.Command) []string {
+	var out []string
+	for _, r := range c.Redirects {
+		if !strings.Contains(r.Op, ">") || strings.HasSuffix(r.Op, "&") && isFD(r.Target) {
+			continue
+		}
+		out = append(out, r.Target)
+	}
+	name := c.Name()
+	if name == "dd" {
+		for _, a := range c.Args[1:] {
+			if of, ok := strings.CutPrefix(a, "of="); ok {
+				out = append(out, of)
+			}
+		}
+		return out
+	}
+	mode := writers[name]
+	if mode == "" || len(c.Args) < 2 {
+		return out
+	}
+	args := c.Args[1:]
+	// -t DIR / --target-directory=DIR names the destination up front.
+	for i, a := range args {
+		if (a == "-t" || a == "--target-directory") && i+1 < len(args) {
+			return append(out, args[i+1])
+		}
+		if d, ok := strings.CutPrefix(a, "--target-directory="); ok {
+			return append(out, d)
+		}
+	}
+	ops := operands(args)
+	if name == "truncate" {
+		ops = operandsSkipping(args, "-s", "--size", "-r", "--reference")
+	}
+	if mode == "last" && len(ops) > 0 {
+		ops = ops[len(ops)-1:]
+	}
+	return append(out, ops...)
+}
+
+// operandsSkipping is operands for a command whose named options take a
+// value in the next word.
+func operandsSkipping(args []string, withValue ...string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(out, args[i+1:]...)
+		case containsStr(withValue, a):
+			i++
+		case len(a) > 1 && a[0] == '-':
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isFD(s string) bool {
+	if s == "-" {
+		return true
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// specialFiles are written without harm from anywhere.
+func specialFile(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/")
+}
+
+// showCmd is show for a command with its redirections.
+func showCmd(c shellcmd.Command) string {
+	args := c.Args
+	for _, r := range c.Redirects {
+		args = append(args[:len(args):len(args)], r.Op+r.Target)
+	}
+	return show(args)
+}
+
+// show is a command as it would be written, shortened for a reason.
+func show(args []string) string {
+	s := strings.Join(args, " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return "`" + strings.ToValidUTF8(s, "?") + "`"
+}

@@ -1,0 +1,184 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
+)
+
+// Dialect is what a hook written for this tool expects beyond what the
+// rest of the table says: hookshim speaks it to a handler marked
+// "dialect": "<id>" whatever tool called (internal/dialect builds the
+// payload from the table read backwards, native ← canonical). nil for a
+// tool without command hooks: no handler can be written for it.
+type Dialect struct {
+	// EventKey is the payload key that names the event; "" when the
+	// payload carries no name (the hook was registered for one event).
+	EventKey string
+
+	// Pick chooses the native event for canonical event name where the
+	// tool has several (Windsurf and Cursor split tool events by kind):
+	// "" when it has none; ok false (or a nil Pick) takes the first in
+	// Events.
+	Pick func(ev *event.Event, name event.Name) (native string, ok bool)
+
+	// Always are the keys the tool sends on every call beside Fields, as
+	// {key, source}: the source is one of the From constants or else
+	// names a canonical data field (permission_mode). A key whose source
+	// the caller did not send is left out, and said.
+	Always Renames
+
+	// Env are the variables the tool sets for its hooks beside
+	// ProjectDirEnv (which get the project folder), as {name, source}
+	// like Always.
+	Env Renames
+
+	// Inputs are the tool-input keys that differ from the canonical ones
+	// (Claude Code's: command, file_path, content, old_string,
+	// new_string, pattern, path, url, prompt), per canonical tool.
+	Inputs []InputKeys
+
+	// MCPName writes an MCP tool's native name; nil: mcp__server__tool.
+	MCPName func(server, tool string) string
+
+	// Finish puts what Fields cannot say into the payload (a tool that
+	// moves with the event, say), given the payload written so far and
+	// the native tool name and input (in the tool's keys); nil for none.
+	Finish func(doc []byte, spec *Spec, ev *event.Event, tool string, input []byte) ([]byte, error)
+
+	// Read turns a hook's answer to native event spec (its exit code,
+	// stdout and stderr) into the canonical output, by the tool's
+	// contract: the inverse of Encode.
+	Read func(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error)
+}
+
+// Where a value of Dialect.Always or Dialect.Env comes from, when it is
+// not a canonical data field.
+const (
+	FromProjectDir   = "@project_dir"   // the project folder
+	FromProjectRoots = "@project_roots" // the project folder as a one-element array
+	FromCwd          = "@cwd"
+	FromSessionID    = "@session_id"
+	FromPrompt       = "@prompt"
+	FromNow          = "@now"           // the time of the call, ISO 8601
+	FromNowMillis    = "@now_ms"        // the time of the call, epoch milliseconds (a number)
+	FromNowMillisStr = "@now_ms_string" // the same as a string (Cline)
+)
+
+// InputKeys are the tool-input keys of one canonical tool, native to
+// canonical.
+type InputKeys struct {
+	Tool string // canonical tool name
+	Keys Renames
+}
+
+// InputKeysFor returns the renames of one canonical tool's input keys.
+func (d *Dialect) InputKeysFor(tool string) Renames {
+	if d == nil {
+		return nil
+	}
+	for _, in := range d.Inputs {
+		if in.Tool == tool {
+			return in.Keys
+		}
+	}
+	return nil
+}
+
+// Commanded lists the providers whose hooks are commands, in registry
+// order: the dialects a handler may speak.
+func Commanded() []*Provider {
+	var out []*Provider
+	for _, p := range All {
+		if p.Dialect != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// answerObject reads a hook's stdout as one JSON object; ok is false when
+// it is empty or anything else.
+func answerObject(stdout []byte) (gjson.Result, bool) {
+	s := bytes.TrimSpace(stdout)
+	if len(s) == 0 || s[0] != '{' || !gjson.ValidBytes(s) {
+		return gjson.Result{}, false
+	}
+	return gjson.ParseBytes(s), true
+}
+
+// nativeKind reads the decision words the tools use: allow, deny and
+// ask, with block and approve as their older spellings.
+func nativeKind(s string) (decision.Kind, error) {
+	switch s {
+	case "allow", "approve":
+		return decision.Allow, nil
+	case "deny", "block":
+		return decision.Deny, nil
+	case "ask":
+		return decision.Ask, nil
+	}
+	return decision.None, fmt.Errorf("decision %q is not allow, deny or ask", s)
+}
+
+// exitFailed is a hook's exit that its tool reads as a failure of the hook
+// (shown, then ignored): a handler failure for hookshim.
+func exitFailed(tool string, exit int, stderr string) error {
+	line, _, _ := strings.Cut(stderr, "\n")
+	if line != "" {
+		line = ": " + line
+	}
+	return fmt.Errorf("exited %d, which %s reads as a failed hook%s", exit, tool, line)
+}
+
+// orBlocked is a block reason, never empty.
+func orBlocked(reason string) string {
+	if reason = strings.TrimSpace(reason); reason == "" {
+		return "blocked by a hook"
+	}
+	return reason
+}
+
+// stopOf reads continue:false and its stopReason into o.
+func stopOf(doc gjson.Result, o *decision.Output, reasonKey string) {
+	if c := doc.Get("continue"); c.Type == gjson.False {
+		f := false
+		o.Continue = &f
+		if r := doc.Get(reasonKey).Str; r != "" && o.Reason == "" {
+			o.Reason = r
+		}
+	}
+}
+
+// objectRaw returns an object value's JSON, nil for anything else.
+func objectRaw(r gjson.Result) []byte {
+	if r.IsObject() {
+		return []byte(r.Raw)
+	}
+	return nil
+}
+
+// firstNative is the first native event of pr with canonical name n, "" for none.
+func firstNative(pr *Provider, n event.Name) string {
+	for _, s := range pr.Events {
+		if s.Canonical == n {
+			return s.Native
+		}
+	}
+	return ""
+}
+
+// NativeEvent is the native event a hook written for pr gets for the
+// canonical event name of ev; "" when pr has none.
+func (pr *Provider) NativeEvent(ev *event.Event, name event.Name) string {
+	if pr.Dialect != nil && pr.Dialect.Pick != nil {
+		if n, ok := pr.Dialect.Pick(ev, name); ok {
+			return n
+		}
+	}
+	return firstNative(pr, name)
+}

@@ -1,0 +1,61 @@
+package rule
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shell-aware forms see a command wherever the shell would run it, and
+// only there.
+func TestShell(t *testing.T) {
+	const rmRoot = `any(commands, .name == "rm" && "r" in .flags && "/" in .operands)`
+	for _, c := range []struct {
+		expr, cmd string
+		want      bool
+	}{
+		{rmRoot, "rm -rf /", true},
+		{rmRoot, "rm -fr /", true},
+		{rmRoot, "rm -r -f /", true},
+		{rmRoot, "rm --recursive --force /", false}, // long options are named in full: "recursive" in .flags
+		{`any(commands, .name == "rm" && "recursive" in .flags)`, "rm --recursive --force /", true},
+		{rmRoot, "ls && rm -rf /", true},
+		{rmRoot, "ls; rm -rf /", true},
+		{rmRoot, "true || rm -rf /", true},
+		{rmRoot, "cat x | rm -rf /", true},
+		{rmRoot, "bash -c 'rm -rf /'", true},
+		{rmRoot, `sh -c "cd /tmp && rm -rf /"`, true},
+		{rmRoot, "sudo rm -rf /", true},
+		{rmRoot, "env FOO=1 /bin/rm -rf /", true},
+		{rmRoot, "echo $(rm -rf /)", true},
+		{rmRoot, "echo 'rm -rf /'", false},
+		{rmRoot, `echo "rm -rf /"`, false},
+		{rmRoot, "git commit -m 'rm -rf /'", false},
+		{rmRoot, "rm -rf ./build", false},
+		{rmRoot, "rm -rf -- /", true},
+		{rmRoot, `rm -rf "/"`, true},
+		{rmRoot, `r\m -rf /`, true},
+		{`runs("rm")`, "ls && rm x", true},
+		{`runs("rm")`, "echo rm", false},
+		{`runs("git", "push", "--force")`, "cd repo && git push origin main --force", true},
+		{`runs("git", "push", "--force")`, "git push origin main", false},
+		{`runs("git", "push", "--force")`, "echo git push --force", false},
+		{`any(commands, .sudo)`, "ls && sudo apt install x", true},
+		{`any(commands, .sudo)`, "echo sudo", false},
+		{`any(commands, "bash -c" in .via && .name == "curl")`, `bash -c "curl x"`, true},
+		{`any(commands, any(.redirects, .target startsWith "/dev/sd"))`, "cat img > /dev/sda", true},
+		{`any(commands, any(.redirects, .target startsWith "/dev/sd"))`, "echo '> /dev/sda'", false},
+		{`any(commands, "FOO=1" in .env)`, "FOO=1 make", true},
+		{`len(commands) == 3`, "a | b && c", true},
+		{`shell_error != ""`, "echo 'unclosed", true},
+		{`shell_error == ""`, "echo ok", true},
+		{`none(commands, .name == "rm")`, "", true},
+	} {
+		r, err := Compile(c.expr)
+		require.NoError(t, err, c.expr)
+		got, err := r.Match(NewEnv(shellEvent(c.cmd)))
+		require.NoError(t, err, c.expr)
+		assert.Equal(t, c.want, got, "%s on %q", c.expr, c.cmd)
+	}
+}
