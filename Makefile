@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-opa bench bench-smoke dist
+.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-opa e2e-otel bench bench-smoke dist
 
 # Every target line with a "## " comment is listed; a target name may hold
 # digits (e2e), dots and dashes.
@@ -59,6 +59,9 @@ e2e-opa: ## http handlers against a real Open Policy Agent server (built once in
 	@[ -x $(OPA_BIN) ] || { echo "building opa $(OPA_VERSION) (once; a few minutes)"; \
 		GOBIN=$(CURDIR)/.e2e/opa/$(OPA_VERSION) CGO_ENABLED=0 $(GO) install github.com/open-policy-agent/opa@$(OPA_VERSION); }
 	HOOKSHIM_E2E_OPA=$(CURDIR)/$(OPA_BIN) $(GO) test -count=1 -run TestOPA -v ./e2e/opa
+
+e2e-otel: ## ship the decision log through a real OpenTelemetry Collector built from the Go module proxy (deploy/otel/, docs/otel.md)
+	sh e2e/otel/run.sh
 
 e2e-bump: ## move e2e/versions.json to the newest clients, re-record their payloads and goldens, report the drift
 	sh e2e/bump.sh

@@ -36,6 +36,7 @@ var layers = map[string][]string{
 	"internal/install":   {"internal/provider"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
 	"internal/seen":      {},
+	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire"},
 	"internal/decision":  {},

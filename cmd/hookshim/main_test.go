@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -32,8 +33,9 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		// serve_test.go: servers for http and prompt handlers;
-		// tlsserve: an https server for extended configs.
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst, "tlsserve": tlsServe},
+		// tlsserve: an https server for extended configs; jsonlines: the
+		// decision log's records are whole.
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"serve": serve, "envsubst": envsubst, "tlsserve": tlsServe, "jsonlines": jsonLines},
 		Setup: func(env *testscript.Env) error {
 			// Handlers inherit the environment; keep the user's own config
 			// and log out of the tests.
@@ -50,6 +52,36 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// jsonLines is the script command "jsonlines FILE [N]": every line of FILE
+// is one whole decision log record (a JSON object with an id), and there
+// are N of them when N is given. A record torn or interleaved by another
+// writer fails it.
+func jsonLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: jsonlines FILE [N]")
+	}
+	data := ts.ReadFile(args[0])
+	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	if !strings.HasSuffix(data, "\n") {
+		ts.Fatalf("%s does not end in a newline", args[0])
+	}
+	for i, l := range lines {
+		var rec struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.ID == "" {
+			ts.Fatalf("%s:%d is not one record (%v): %.200s", args[0], i+1, err, l)
+		}
+	}
+	if len(args) == 2 {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		if len(lines) != n {
+			ts.Fatalf("%s has %d records, want %d", args[0], len(lines), n)
+		}
+	}
 }
 
 // fakeHandler is a handler whose behaviour the script chooses. It reads

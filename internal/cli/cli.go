@@ -117,7 +117,7 @@ func cmdVersion(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(str
 const usage = `hookshim: one hook binary for every AI coding tool
 
 Usage:
-  hookshim run [--provider ID] [--event NAME] [--config FILE] [--explain] [--log FILE] [--timeout SECONDS]
+  hookshim run [--provider ID] [--event NAME] [--config FILE] [--explain] [--log FILE|off] [--timeout SECONDS]
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
@@ -166,6 +166,19 @@ Usage:
   hookshim doctor [--dir DIR] [--bin PATH] [--json]
       Check why a hook does not fire: registrations, last calls, the
       config and its allowance, every handler. Exits 1 on a problem.
+      From the decision log: registered events that never fired, payloads
+      this version does not know (per tool version), slow handlers.
+  hookshim log [--follow] [--tool ID] [--event NAME] [--decision D] [--handler NAME]
+               [--since 1h|TIME] [--limit N] [--json] [--file PATH]
+      The recent calls from the decision log, oldest first: time, id, tool,
+      event, tool name, decision, handlers, duration (--limit 20 by
+      default, 0 for all). --follow prints new calls as they come; --json
+      prints each record as logged, one JSON object per line.
+  hookshim explain [--json] [--file PATH] ID
+      One logged call end to end: how the tool was told, the configs and
+      their trust, each hook matched or not and why, each handler's
+      answer, the merge, the degradations, the native answer. ID may be
+      the start of an id, as 'hookshim log' shows it.
   hookshim providers [--events] [--markdown]
       List the tools hookshim speaks to and their events.
   hookshim policies [--markdown] [NAME]
@@ -181,7 +194,9 @@ Usage:
 
 Environment:
   HOOKSHIM_CONFIG   config file to use instead of discovery
-  HOOKSHIM_LOG      file to append one JSON line per call to
+  HOOKSHIM_LOG      the decision log's file (default: $XDG_STATE_HOME/hookshim/calls.jsonl,
+                    else ~/.local/state/hookshim/calls.jsonl); off to keep none
+  HOOKSHIM_LOG_MAX  size past which the log is rotated (default 8M; two old copies are kept)
   HOOKSHIM_DISABLE  set to 1 to answer "no opinion" without running handlers
   HOOKSHIM_SKIP     comma-separated handler names not to run
   HOOKSHIM_ON_ERROR set to deny to make hookshim's own failures block (fail-closed)
@@ -193,6 +208,8 @@ Examples:
   hookshim simulate
   hookshim import --from claude-code && hookshim install --all
   echo '{"hook_event_name":"PreToolUse",...}' | hookshim run --provider claude-code --explain
+  hookshim log --decision deny --since 1h
+  hookshim explain 3f2a9c1e
   hookshim simulate --provider gemini-cli --event BeforeTool --tool-input '{"command":"rm -rf /"}'
 
 Docs: README.md, docs/config.md, docs/policies.md, docs/providers.md, docs/troubleshooting.md
@@ -220,6 +237,8 @@ var commands = []command{
 	{"import", cmdImport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
+	{"log", cmdLog},
+	{"explain", cmdExplain},
 	{"providers", cmdProviders},
 	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},

@@ -29,7 +29,11 @@ user scope: each tool's registrations (the file parses, the hookshim they
 run exists and is this version, no entry makes a tool call hookshim twice,
 no setting turns the tool's hooks off), when each registered tool last
 called hookshim, the config in force and whether it is allowed, and that
-every handler can start.
+every handler can start. From the decision log (hookshim log), notes on
+registered events that never fired, payload drift (fields, events and
+tool names a tool sent that this hookshim does not know, per tool
+version) and slow handlers (95th percentile of their runs at 500ms or
+more); notes do not change the exit status.
 
 Prints one line per problem with its fix, or a short summary when all is
 well. Exits 1 when something is wrong, 0 otherwise.
@@ -48,6 +52,7 @@ type doctorReport struct {
 	Project       string          `json:"project"`
 	Registrations []registration  `json:"registrations"`
 	Configs       []configReport  `json:"configs"`
+	Log           *logReport      `json:"log"`
 	Problems      []doctorProblem `json:"problems"`
 }
 
@@ -59,6 +64,9 @@ type registration struct {
 	Events   []string             `json:"events"`
 	LastCall *time.Time           `json:"last_call"` // null: never called hookshim
 	Calls    map[string]time.Time `json:"calls"`     // per registered event that called
+	// NeverFired are the registered events no stamp and no logged call
+	// has seen (doctor_log.go).
+	NeverFired []string `json:"never_fired"`
 }
 
 type configReport struct {
@@ -110,6 +118,7 @@ func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	r := &doctorReport{Version: version(), Bin: env.Bin, Project: env.Project, Registrations: []registration{}, Configs: []configReport{}, Problems: []doctorProblem{}}
 	checkBin(r, env)
 	checkRegistrations(r, env, getenv)
+	checkLog(r, getenv)
 	start := cwd
 	if *dir != "" {
 		start = env.Project
@@ -460,6 +469,7 @@ func printReport(w io.Writer, r *doctorReport, env install.Env) {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)
 		}
 		fmt.Fprintln(w, count(len(r.Problems), "problem"))
+		printLogNotes(w, r)
 		return
 	}
 	fmt.Fprintf(w, "ok: hookshim %s at %s\n", r.Version, r.Bin)
@@ -470,6 +480,7 @@ func printReport(w io.Writer, r *doctorReport, env install.Env) {
 	for _, c := range r.Configs {
 		fmt.Fprintf(w, "ok: config %s (%s): %s, every handler can start\n", env.Display(c.Path), c.Trust, count(c.Hooks, "hook"))
 	}
+	printLogNotes(w, r)
 }
 
 func count(n int, what string) string {

@@ -31,7 +31,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	fs.StringVar(&f.event, "event", "", "native event name, for tools whose payload lacks it")
 	fs.StringVar(&f.config, "config", "", "config file (skips discovery)")
 	fs.BoolVar(&f.explain, "explain", false, "explain detection and decisions on stderr")
-	fs.StringVar(&f.log, "log", "", "append a JSON line per call to this file")
+	fs.StringVar(&f.log, "log", "", "write the decision log to this file instead (off: none)")
 	fs.Float64Var(&f.timeout, "timeout", 0, "the tool's timeout for this hook, in seconds (hookshim answers before it)")
 	if err := fs.Parse(args); err != nil {
 		// Bad flags must not turn into a tool's "block" code: carry on with
@@ -39,9 +39,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		flagErr = fmt.Errorf("bad arguments to run: %v", err)
 	} else if fs.NArg() > 0 {
 		flagErr = fmt.Errorf("unexpected arguments to run: %s", strings.Join(fs.Args(), " "))
-	}
-	if f.log == "" {
-		f.log = getenv("HOOKSHIM_LOG")
 	}
 	opts := pipeline.Options{
 		Provider: f.provider,
@@ -85,7 +82,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if diag.Len() > 0 {
 		stderr.Write(diag.Bytes())
 	}
-	if err := writeLog(f.log, rec, ans); err != nil && ans.Exit == 0 {
+	if err := logCall(f.log, getenv, rec, ans); err != nil && ans.Exit == 0 {
 		// Like the other warnings: only where stderr is not the reason
 		// the model reads.
 		warningf(stderr, "log not written: %s", oneLine(err.Error()))

@@ -33,6 +33,7 @@ type File struct {
 	Hooks    []*Hook
 	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
 	Warnings []string // non-fatal problems, with positions
+	Redact   []string // fields of the decision log to keep out of it ("tool_input.password")
 	Content  []byte   // the file's bytes as read, for the trust check's hash
 
 	Extends  []Extension // the "extends" entries, as written (see extends.go)
@@ -173,9 +174,11 @@ func parse(path, dir string, data []byte) (*File, error) {
 			f.OnError = p.onError(v)
 		case "extends":
 			f.Extends = p.extends(f, v)
+		case "redact":
+			f.Redact = p.strs(v, "redact")
 		case "$schema", "description":
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, extends, description)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, extends, redact, description)", k.Str))
 		}
 		return p.err == nil
 	})

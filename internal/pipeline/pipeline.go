@@ -66,6 +66,8 @@ type Record struct {
 	Started   time.Time
 	Provider  *provider.Provider // the tool that was answered; nil when unknown
 	Detection *detect.Result
+	Keys      []string     // the payload's top-level keys (doctor's payload drift)
+	Version   string       // the tool's version, when the payload or environment says it
 	Native    string       // the native event name
 	Canonical event.Name   // its canonical name ("" when it has none)
 	Event     *event.Event // the normalized event, once there is one
@@ -75,14 +77,31 @@ type Record struct {
 	Results   []run.Result
 	Verdict   *decision.Verdict
 
+	ID         string // this call's id, every call: the decision log's key
 	Call       string // this call's id (its handlers' envelope id), when it ran handlers
 	ReusedFrom string // the id of the call whose handlers' answers this duplicate reused
+
+	// Hooks are every hook of the configs in force, matched or not, for
+	// the log's account of why each one did or did not run; Trust is each
+	// config found and whether it may run; Redact are the record fields
+	// the configs mark secret (their "redact").
+	Hooks  []*config.Hook
+	Trust  []ConfigTrust
+	Redact []string
 
 	// Problems are hookshim's own failures and the configs' warnings;
 	// with the handlers that failed, they are the Warnings the user sees.
 	// Notes are for --explain and the log only.
 	Problems []string
 	Notes    []string
+}
+
+// ConfigTrust is one config found and its trust state: "allowed",
+// "not needed" (user config, --config), "HOOKSHIM_TRUST_ALL=1", or the
+// state that kept it from running.
+type ConfigTrust struct {
+	Path  string
+	State string
 }
 
 // Warnings are what the user should see, one line each: the problems, then
@@ -111,7 +130,7 @@ func Call(raw []byte, readErr error, getenv func(string) string, opts Options) (
 	if opts.Started.IsZero() {
 		opts.Started = time.Now()
 	}
-	c := &call{opts: opts, getenv: getenv, rec: Record{Started: opts.Started}}
+	c := &call{opts: opts, getenv: getenv, rec: Record{Started: opts.Started, ID: newID()}}
 	defer func() {
 		if r := recover(); r != nil {
 			ans = c.fail(fmt.Sprintf("internal error (please report it): %v\n%s", r, debug.Stack()))
@@ -164,6 +183,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	if c.pr == nil {
 		return c.fail("could not tell which tool sent this payload; register hookshim with --provider ID")
 	}
+	c.rec.Keys, c.rec.Version = p.Keys(), c.pr.Version(p)
 	if det.Overruled {
 		c.note(fmt.Sprintf("payload is from %s, not %s as --provider said", c.pr.ID, c.opts.Provider))
 	}
@@ -230,6 +250,9 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	for _, f := range configs {
 		c.rec.Configs = append(c.rec.Configs, f.Path)
 		c.rec.Problems = append(c.rec.Problems, f.Warnings...)
+		c.rec.Hooks = append(c.rec.Hooks, f.Hooks...)
+		c.rec.Redact = append(c.rec.Redact, f.Redact...)
+		c.rec.Trust = append(c.rec.Trust, ConfigTrust{f.Path, c.trustState(f)})
 		if f.OnError == "deny" {
 			c.onError = "deny"
 		}
@@ -290,7 +313,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		}
 	}
 	if claim == nil || claim.Won {
-		c.rec.Call = newID()
+		c.rec.Call = c.rec.ID
 		env := append(os.Environ(),
 			"HOOKSHIM_PROVIDER="+c.pr.ID,
 			"HOOKSHIM_EVENT="+string(c.ev.Name),
@@ -483,8 +506,20 @@ func (c *call) trusted(path string) ([]byte, error) {
 	if state == trust.Allowed {
 		return content, nil
 	}
+	c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, state.String()})
 	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, state, path))
 	return nil, config.ErrSkip
+}
+
+// trustState is why a config in force may run, for the log.
+func (c *call) trustState(f config.Found) string {
+	switch {
+	case !f.Discovered || c.opts.Configs != nil:
+		return "not needed"
+	case c.getenv("HOOKSHIM_TRUST_ALL") == "1":
+		return "HOOKSHIM_TRUST_ALL=1"
+	}
+	return trust.Allowed.String()
 }
 
 // untrustedAnswer is "no opinion", telling the user once per session (on

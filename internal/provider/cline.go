@@ -152,10 +152,11 @@ var Cline = &Provider{
 		{"reason", "reason"},
 		{"turn", "turn"},
 	}},
-	Adjust:   adjustCline,
-	Encode:   encodeCline,
-	Dialect:  clineDialect,
-	SetInput: setClineInput,
+	Adjust:    adjustCline,
+	VersionAt: "clineVersion",
+	Encode:    encodeCline,
+	Dialect:   clineDialect,
+	SetInput:  setClineInput,
 }
 
 // adjustCline builds the tool from whichever block the payload carries:

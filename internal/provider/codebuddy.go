@@ -120,6 +120,7 @@ var CodeBuddy = &Provider{
 		return claudeStyle{explicitAllow: true}.encode(spec, v)
 	},
 	ProjectDirEnv: []string{"CODEBUDDY_PROJECT_DIR"},
+	VersionAt:     "version",
 	Timeout:       30 * time.Second, // what codebuddy_install.go writes
 }
 

@@ -160,6 +160,8 @@ var Cursor = &Provider{
 	SetInput:      setCursorInput,
 	ProjectDirEnv: []string{"CURSOR_PROJECT_DIR"},
 	SplitEvents:   true,
+	VersionAt:     "cursor_version",
+	VersionEnv:    "CURSOR_VERSION",
 	Timeout:       30 * time.Second, // what cursor_install.go writes
 }
 

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -31,6 +32,17 @@ type span struct {
 // raw is an object (see IsObject).
 func NewPayload(raw []byte, env func(string) string) Payload {
 	return Payload{Raw: raw, Env: env, top: members(raw)}
+}
+
+// Keys are the payload's top-level keys, sorted: what the decision log
+// keeps for doctor's payload drift.
+func (p Payload) Keys() []string {
+	keys := make([]string, 0, len(p.top))
+	for k := range p.top {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // IsObject reports whether the payload is one JSON object whose members

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 )
@@ -89,6 +91,12 @@ type Provider struct {
 	// them carries a tool call id, so duplicates are recognised by content.
 	SplitEvents bool
 
+	// VersionAt is where the tool's own version is, when it says it: a
+	// payload path, then a variable it sets for its hooks. For the
+	// decision log, and payload drift per tool version in doctor.
+	VersionAt  string
+	VersionEnv string
+
 	// ProjectDirEnv lists variables the tool sets to the project root.
 	ProjectDirEnv []string
 
@@ -100,6 +108,20 @@ type Provider struct {
 	// Dialect is how a hook written for this tool is spoken to when
 	// another tool calls (dialect.go); nil: the tool has no command hooks.
 	Dialect *Dialect
+}
+
+// Version is the tool's version as the payload or the environment says
+// it; "" when neither does.
+func (pr *Provider) Version(p Payload) string {
+	if pr.VersionAt != "" {
+		if v := p.Get(pr.VersionAt); v.Type == gjson.String || v.Type == gjson.Number {
+			return v.String()
+		}
+	}
+	if pr.VersionEnv != "" && p.Env != nil {
+		return p.Env(pr.VersionEnv)
+	}
+	return ""
 }
 
 // Renames maps the names of one vocabulary to another's: native tool names
