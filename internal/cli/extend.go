@@ -33,7 +33,7 @@ func resolveExtends(f *config.File, getenv func(string) string, fetch bool, stde
 	}
 	o := extend.Options{Cache: cache}
 	if fetch {
-		o.Fetch = &extend.Fetcher{}
+		o.Fetch = extend.HelperFetcher{}
 	}
 	rep, err := extend.Resolve(f, o)
 	if err != nil {
@@ -90,7 +90,7 @@ func cmdFetch(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 				urls++
 			}
 		}
-		rep, err := extend.Resolve(f, extend.Options{Cache: cache, Fetch: &extend.Fetcher{}, Refresh: true})
+		rep, err := extend.Resolve(f, extend.Options{Cache: cache, Fetch: extend.HelperFetcher{}, Refresh: true})
 		for _, n := range rep.Notes {
 			if strings.HasPrefix(n, "https://") {
 				fmt.Fprintln(stdout, n)
@@ -166,7 +166,7 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			errorf(stderr, "%v", err)
 			return 1
 		}
-		content, err := (&extend.Fetcher{}).Get(arg)
+		content, err := extend.HelperFetcher{}.Get(arg)
 		if err != nil {
 			errorf(stderr, "fetching %s: %v", arg, err)
 			return 1
@@ -175,7 +175,7 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		remote, err := config.ParseRemote(arg, filepath.Dir(target), content)
 		if err == nil {
 			// What it extends in turn is fetched now too.
-			_, err = extend.Resolve(remote, extend.Options{Cache: cache, Fetch: &extend.Fetcher{}})
+			_, err = extend.Resolve(remote, extend.Options{Cache: cache, Fetch: extend.HelperFetcher{}})
 		}
 		if err != nil {
 			errorf(stderr, "%s is not a config hookshim can use: %v", arg, err)

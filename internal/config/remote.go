@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -312,11 +313,12 @@ func Degradation(h *Hook) string {
 // Call is one request hookshim-remote is asked to make, resolved by the
 // calling hookshim (headers expanded, endpoint and key found in its
 // environment): handed over as JSON in the CallEnv variable, the envelope
-// on stdin.
+// on stdin. A "fetch" (a config extended by URL, for the commands that
+// fill the cache) has only a URL and no stdin.
 type Call struct {
-	Kind      string      // "http" or "prompt"
+	Kind      string      // "http", "prompt" or "fetch"
 	Hook      string      // the hook's name, for messages
-	URL       string      // where to POST
+	URL       string      // where to POST (fetch: to GET)
 	Header    [][2]string // expanded
 	Wrap      string      // http: the key to send the envelope under
 	Result    string      // http: the path of the answer in the response
@@ -329,6 +331,10 @@ type Call struct {
 
 // CallEnv is the variable that hands a Call to hookshim-remote.
 const CallEnv = "HOOKSHIM_REMOTE_CALL"
+
+// FetchTimeout bounds one fetch: fetching is done by commands the user
+// runs (hookshim fetch, extend, allow), never by a hook call.
+const FetchTimeout = 15 * time.Second
 
 // Encode writes the call as JSON.
 func (c *Call) Encode() []byte {
@@ -367,8 +373,19 @@ func DecodeCall(b []byte) (Call, error) {
 		c.Header = append(c.Header, [2]string{h.Get("0").Str, h.Get("1").Str})
 		return true
 	})
-	if c.Kind != "http" && c.Kind != "prompt" {
-		return c, fmt.Errorf("%s: unknown kind %q", CallEnv, c.Kind)
+	switch c.Kind {
+	case "http", "prompt":
+		return c, CheckURL(c.URL, c.AllowHTTP)
+	case "fetch":
+		// Extended configs come over https only: their pin guards the
+		// content, TLS who serves it.
+		if err := CheckURL(c.URL, false); err != nil {
+			return c, err
+		}
+		if !strings.HasPrefix(c.URL, "https://") {
+			return c, fmt.Errorf("URL %q: only https URLs are fetched", c.URL)
+		}
+		return c, nil
 	}
-	return c, CheckURL(c.URL, c.AllowHTTP)
+	return c, fmt.Errorf("%s: unknown kind %q", CallEnv, c.Kind)
 }

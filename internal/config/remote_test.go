@@ -110,4 +110,16 @@ func TestCallRoundTrip(t *testing.T) {
 	require.Equal(t, c, got)
 	_, err = DecodeCall([]byte(`{"kind": "http", "url": "http://example.com/"}`))
 	require.ErrorContains(t, err, "plain http")
+
+	f := Call{Kind: "fetch", URL: "https://example.com/team.json"}
+	got, err = DecodeCall(f.Encode())
+	require.NoError(t, err)
+	require.Equal(t, f, got)
+	// A fetch is https only, even to this machine.
+	_, err = DecodeCall([]byte(`{"kind": "fetch", "url": "http://127.0.0.1:1/team.json"}`))
+	require.ErrorContains(t, err, "only https URLs are fetched")
+	_, err = DecodeCall([]byte(`{"kind": "fetch", "url": "http://example.com/team.json", "allow_http": true}`))
+	require.ErrorContains(t, err, "plain http")
+	_, err = DecodeCall([]byte(`{"kind": "mail", "url": "https://example.com/"}`))
+	require.ErrorContains(t, err, `unknown kind "mail"`)
 }

@@ -4,7 +4,8 @@
 //
 // A hook call never touches the network: a URL is read from the cache
 // (see Cache), which the commands the user runs fill (hookshim fetch,
-// extend, allow: see Fetcher). A URL whose content no longer matches its
+// extend, allow: see Fetcher; hookshim-remote makes the request, so that
+// hookshim links no HTTP code). A URL whose content no longer matches its
 // pin is refused, and the cached copy that matches is used; a URL with no
 // copy at all is an extension that cannot be read, and its on_error says
 // whether that denies the call or is a warning.
@@ -39,8 +40,9 @@ type Options struct {
 	Cache Cache
 	// Fetch, when set, fetches a URL that the cache lacks (and, with
 	// Refresh, every URL, to see whether it still matches its pin). Nil on
-	// a hook call: the cache alone is read.
-	Fetch   *Fetcher
+	// a hook call: the cache alone is read. The commands give a
+	// HelperFetcher.
+	Fetch   Fetcher
 	Refresh bool
 	// Seen, when set, is shared by the configs of one call: a file that
 	// your config and the project's both extend runs once, where first

@@ -1,26 +1,114 @@
 package extend
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
+	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
 )
 
-// FetchTimeout bounds one fetch: fetching is done by commands the user
-// runs (hookshim fetch, extend, allow), never by a hook call.
-const FetchTimeout = 15 * time.Second
-
 // Fetcher reads configs from https URLs.
-type Fetcher struct {
-	// Client makes the requests; nil: one that verifies TLS against the
-	// system's roots (SSL_CERT_FILE and SSL_CERT_DIR add roots, as for
-	// every Go program) and follows redirects to https URLs only.
-	Client *http.Client
+type Fetcher interface {
+	// Get returns what url serves: at most config.MaxFileSize bytes (a
+	// *config.TooLargeError beyond), status 200 only.
+	Get(url string) ([]byte, error)
+}
+
+// HelperFetcher is the Fetcher of the commands: it starts hookshim-remote
+// (config.Helper) with a "fetch" config.Call and reads the config from its
+// stdout. hookshim itself links no HTTP or TLS code (their package
+// initialisation would cost every hook call, see docs/performance.md), so
+// fetching a URL needs hookshim-remote, as http handlers do.
+type HelperFetcher struct {
+	// LookPath finds hookshim-remote when it is not next to hookshim;
+	// nil: exec.LookPath.
+	LookPath config.LookPath
+}
+
+// NoHelperError is a fetch without hookshim-remote to make it.
+type NoHelperError struct{}
+
+func (*NoHelperError) Error() string {
+	return config.HelperName + ", which fetches https URLs, is neither next to hookshim nor in PATH (hint: " + config.HelperFix + ")"
+}
+
+// helperGrace is how long hookshim-remote may take beyond its own
+// deadline (config.FetchTimeout) to report it, before it is killed.
+const helperGrace = 5 * time.Second
+
+// maxStderr bounds what is kept of hookshim-remote's stderr: one line is
+// expected.
+const maxStderr = 4 << 10
+
+// Get runs hookshim-remote to fetch url.
+func (h HelperFetcher) Get(url string) ([]byte, error) {
+	helper, err := config.Helper(h.LookPath)
+	if err != nil {
+		return nil, &NoHelperError{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), config.FetchTimeout+helperGrace)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, helper)
+	// Once it has exited or been killed, a child it left holding its
+	// stderr does not keep the command waiting.
+	cmd.WaitDelay = time.Second
+	call := config.Call{Kind: "fetch", URL: url}
+	// hookshim's environment goes along: SSL_CERT_FILE, SSL_CERT_DIR and
+	// the proxy variables apply to the fetch as they would in hookshim.
+	cmd.Env = append(cmd.Environ(), config.CallEnv+"="+string(call.Encode()))
+	var stderr capped
+	stderr.max = maxStderr
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: starting %s: %v", url, config.HelperName, err)
+	}
+	body, readErr := io.ReadAll(io.LimitReader(out, config.MaxFileSize+1))
+	if int64(len(body)) > config.MaxFileSize {
+		// Not a config: stop it rather than read the rest.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, &config.TooLargeError{Path: url, Size: int64(len(body)), Max: config.MaxFileSize}
+	}
+	err = cmd.Wait()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("%s: no answer in time", url)
+	case err != nil:
+		var exit *exec.ExitError
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		if msg == "" && errors.As(err, &exit) {
+			msg = fmt.Sprintf("%s: %s exited %d", url, config.HelperName, exit.ExitCode())
+		} else if msg == "" {
+			msg = fmt.Sprintf("%s: %s: %v", url, config.HelperName, err)
+		}
+		return nil, errors.New(msg)
+	case readErr != nil:
+		return nil, fmt.Errorf("%s: reading the answer of %s: %v", url, config.HelperName, readErr)
+	}
+	return body, nil
+}
+
+// capped keeps the first max bytes written to it and drops the rest.
+type capped struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // ChangedError is a URL whose content is not what its pin names: it is
@@ -31,49 +119,4 @@ type ChangedError struct {
 
 func (e *ChangedError) Error() string {
 	return fmt.Sprintf("%s changed: its content is %s, the pin is %s: refused", e.URL, e.Got, e.Pin)
-}
-
-func (f *Fetcher) client() *http.Client {
-	if f != nil && f.Client != nil {
-		return f.Client
-	}
-	return &http.Client{
-		Timeout: FetchTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if req.URL.Scheme != "https" {
-				return fmt.Errorf("redirected to %s: only https is followed", req.URL.Redacted())
-			}
-			if len(via) >= 10 {
-				return errors.New("more than 10 redirects")
-			}
-			return nil
-		},
-	}
-}
-
-// Get fetches url: at most config.MaxFileSize bytes, status 200 only.
-func (f *Fetcher) Get(url string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), FetchTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := f.client().Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %s", url, resp.Status)
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, config.MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", url, err)
-	}
-	if int64(len(b)) > config.MaxFileSize {
-		return nil, &config.TooLargeError{Path: url, Size: int64(len(b)), Max: config.MaxFileSize}
-	}
-	return b, nil
 }

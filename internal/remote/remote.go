@@ -1,5 +1,7 @@
 // Package remote sends http and prompt handlers: the envelope POSTed to a
-// policy server, or a prompt with the event in it to a model. It is the
+// policy server, or a prompt with the event in it to a model; and it
+// fetches the configs that configs extend by URL (for the commands that
+// fill package extend's cache, never for a hook call). It is the
 // whole of hookshim-remote, a program of its own that hookshim starts like
 // a command handler: the HTTP and TLS code of the standard library costs a
 // fraction of a millisecond to load at every process start (package
@@ -7,10 +9,11 @@
 // would otherwise pay. hookshim itself never imports this package.
 //
 // hookshim hands it one config.Call in the HOOKSHIM_REMOTE_CALL variable
-// and the envelope on stdin. It answers like a command handler: exit 0
-// with the answer JSON (or nothing) on stdout, or exit 1 with one line on
-// stderr saying what failed. Its deadline is hookshim's: it is killed at
-// the handler's timeout, or sooner when the tool's own runs out.
+// and the envelope on stdin (a fetch has none). It answers like a command
+// handler: exit 0 with the answer JSON (or nothing; a fetch: the config's
+// bytes) on stdout, or exit 1 with one line on stderr saying what failed.
+// Its deadline is hookshim's: it is killed at the handler's timeout, or
+// sooner when the tool's own runs out (a fetch has its own, FetchTimeout).
 package remote
 
 import (
@@ -42,19 +45,24 @@ const MaxRedirects = 3
 func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	c, err := config.DecodeCall([]byte(getenv(config.CallEnv)))
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: error: %v (it is started by hookshim for http and prompt handlers)\n", config.HelperName, err)
-		return 1
-	}
-	envelope, err := io.ReadAll(stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "reading the envelope: %v\n", err)
+		fmt.Fprintf(stderr, "%s: error: %v (it is started by hookshim for http and prompt handlers, and to fetch extended configs)\n", config.HelperName, err)
 		return 1
 	}
 	var answer []byte
-	if c.Kind == "prompt" {
-		answer, err = Judge(context.Background(), &c, envelope)
+	if c.Kind == "fetch" {
+		// No envelope: stdin is not read.
+		answer, err = Fetch(context.Background(), c.URL)
 	} else {
-		answer, err = Post(context.Background(), &c, envelope)
+		envelope, rerr := io.ReadAll(stdin)
+		if rerr != nil {
+			fmt.Fprintf(stderr, "reading the envelope: %v\n", rerr)
+			return 1
+		}
+		if c.Kind == "prompt" {
+			answer, err = Judge(context.Background(), &c, envelope)
+		} else {
+			answer, err = Post(context.Background(), &c, envelope)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, oneLine(err.Error()))
