@@ -95,9 +95,10 @@ func Discover(s Sources) ([]Found, error) {
 			return nil, err
 		}
 	}
-	var seen []string // a few start dirs: a list is enough
+	var seen []string     // a few start dirs: a list is enough
+	var searched []string // folders already looked in, without a config
 	for _, start := range s.StartDirs {
-		path := FindUp(start)
+		path := findUp(start, &searched)
 		if path == "" || slices.Contains(seen, path) {
 			continue
 		}
@@ -130,6 +131,13 @@ func Discover(s Sources) ([]Found, error) {
 
 // FindUp returns the nearest .openhook.json at or above dir.
 func FindUp(dir string) string {
+	return findUp(dir, nil)
+}
+
+// findUp is FindUp that skips what an earlier search looked at: the start
+// folders of one call are mostly the same folder (the project folder, the
+// working folder, "."), and each search goes up to the root.
+func findUp(dir string, searched *[]string) string {
 	if dir == "" {
 		return ""
 	}
@@ -138,6 +146,14 @@ func FindUp(dir string) string {
 		return ""
 	}
 	for {
+		if searched != nil {
+			if slices.Contains(*searched, dir) {
+				// Looked in already, and everything above it up to
+				// the config that search found, if any.
+				return ""
+			}
+			*searched = append(*searched, dir)
+		}
 		p := filepath.Join(dir, FileName)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p

@@ -68,3 +68,24 @@ func TestReadFileMax(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "12345", string(b))
 }
+
+// Start folders that repeat one another are searched once, and a later
+// start in another tree still finds its config.
+func TestDiscoverStartsSearchedOnce(t *testing.T) {
+	a := t.TempDir()
+	b := t.TempDir()
+	sub := filepath.Join(a, "sub")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(b, FileName), []byte(`{"openhook":"0.1","hooks":[{"command":"b"}]}`), 0o644))
+	getenv := func(string) string { return "" }
+	found, err := Discover(Sources{Getenv: getenv, StartDirs: []string{sub, a, sub, b}})
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+	require.Equal(t, "b", found[0].Hooks[0].Command)
+
+	var searched []string
+	require.Empty(t, findUp(sub, &searched))
+	n := len(searched)
+	require.Empty(t, findUp(a, &searched))
+	require.Len(t, searched, n, "a was searched with sub")
+}

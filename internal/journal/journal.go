@@ -386,10 +386,10 @@ func Append(path string, line []byte, max int64, private bool) error {
 			return err
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openAppend(path)
 	if !private && errors.Is(err, fs.ErrNotExist) {
 		_ = os.MkdirAll(dir, 0o755) // if it fails, so does the open, saying why
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err = openAppend(path)
 	}
 	if err != nil {
 		return err
