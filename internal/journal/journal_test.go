@@ -306,3 +306,15 @@ func TestEncodeRoundTrip(t *testing.T) {
 	bad := marshal(&Entry{ID: "x", ToolInput: json.RawMessage(`{"a":`)})
 	assert.Contains(t, string(bad), `"tool_input":"{\"a\":"`)
 }
+
+// secretName's first test, on the last letter, must let every name through.
+func TestSecretNamesLastLetters(t *testing.T) {
+	for _, n := range secretNames {
+		if !strings.ContainsRune("dtnyls", rune(n[len(n)-1])) {
+			t.Errorf("%q ends in a letter secretName does not look at", n)
+		}
+		if !secretName([]byte("MY_" + strings.ToUpper(n))) {
+			t.Errorf("MY_%s is not taken for a secret name", strings.ToUpper(n))
+		}
+	}
+}
