@@ -143,8 +143,11 @@ type result struct {
 
 // call is one line of hookshim's log.
 type call struct {
-	Provider      string   `json:"provider"`
-	ProviderHint  string   `json:"provider_hint"`
+	Provider     string `json:"provider"`
+	ProviderHint string `json:"provider_hint"` // the --provider it was registered with
+	Detection    struct {
+		Overruled bool `json:"overruled"`
+	} `json:"detection"`
 	NativeEvent   string   `json:"native_event"`
 	Event         string   `json:"event"`
 	Tool          string   `json:"tool"`

@@ -578,7 +578,7 @@ func checkCalls(t *testing.T, res *result, pr *provider.Provider) {
 		if c.Provider != pr.ID {
 			t.Errorf("%s payload detected as %q, not %s: %s", c.NativeEvent, c.Provider, pr.ID, c.raw)
 		}
-		if c.ProviderHint != "" {
+		if c.Detection.Overruled {
 			t.Errorf("%s: the payload overruled --provider %s: %s", c.NativeEvent, c.ProviderHint, c.raw)
 		}
 		if res.r.scenario != "broken-config" && len(c.Problems) > 0 {
