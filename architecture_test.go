@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
-	"internal/extend":    {"internal/config"},
+	"internal/extend":    {"internal/config", "internal/private"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
@@ -35,7 +35,7 @@ var layers = map[string][]string{
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
 	"internal/install":   {"internal/provider"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
-	"internal/seen":      {},
+	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire"},

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/private"
 )
 
 // Cache keeps the configs fetched from URLs, one file per pin, named by
@@ -22,15 +23,11 @@ type Cache struct {
 // DefaultCache is $XDG_CACHE_HOME/hookshim/extends (default
 // ~/.cache/hookshim/extends).
 func DefaultCache(getenv func(string) string) (Cache, error) {
-	dir := getenv("XDG_CACHE_HOME")
+	dir := private.CacheDir(getenv)
 	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return Cache{}, errors.New("neither XDG_CACHE_HOME nor HOME is set: nowhere to keep fetched configs")
-		}
-		dir = filepath.Join(home, ".cache")
+		return Cache{}, errors.New("neither XDG_CACHE_HOME nor HOME is set: nowhere to keep fetched configs")
 	}
-	return Cache{Dir: filepath.Join(dir, "hookshim", "extends")}, nil
+	return Cache{Dir: filepath.Join(dir, "extends")}, nil
 }
 
 // NotCachedError is a pinned URL whose content is not in the cache.

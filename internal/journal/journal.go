@@ -177,15 +177,11 @@ func Where(flag string, getenv func(string) string) (path string, private bool) 
 // Default is the log's default path; "" when neither XDG_STATE_HOME nor
 // HOME is set.
 func Default(getenv func(string) string) string {
-	dir := getenv("XDG_STATE_HOME")
+	dir := private.StateDir(getenv)
 	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".local", "state")
+		return ""
 	}
-	return filepath.Join(dir, "hookshim", FileName)
+	return filepath.Join(dir, FileName)
 }
 
 // MaxSize reads HOOKSHIM_LOG_MAX: bytes, or a number with K, M or G

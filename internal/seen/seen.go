@@ -18,20 +18,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookshim/hookshim/internal/private"
 )
 
 // Dir is where the stamps are kept for this user: $XDG_STATE_HOME (else
 // ~/.local/state) /hookshim/seen; "" when neither variable is set.
 func Dir(getenv func(string) string) string {
-	dir := getenv("XDG_STATE_HOME")
+	dir := private.StateDir(getenv)
 	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".local", "state")
+		return ""
 	}
-	return filepath.Join(dir, "hookshim", "seen")
+	return filepath.Join(dir, "seen")
 }
 
 // maxName bounds a provider id or event name: a native event comes from a

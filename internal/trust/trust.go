@@ -56,15 +56,11 @@ type Store struct {
 
 // DefaultStore is the store for this user.
 func DefaultStore(getenv func(string) string) (Store, error) {
-	dir := getenv("XDG_STATE_HOME")
+	dir := private.StateDir(getenv)
 	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return Store{}, errors.New("neither XDG_STATE_HOME nor HOME is set: nowhere to keep trust records")
-		}
-		dir = filepath.Join(home, ".local", "state")
+		return Store{}, errors.New("neither XDG_STATE_HOME nor HOME is set: nowhere to keep trust records")
 	}
-	return Store{Dir: filepath.Join(dir, "hookshim", "trust")}, nil
+	return Store{Dir: filepath.Join(dir, "trust")}, nil
 }
 
 func key(path string) string {

@@ -1,0 +1,29 @@
+package private
+
+import "path/filepath"
+
+// StateDir is hookshim's folder for state kept across calls (trust
+// records, the decision log, last-call stamps): $XDG_STATE_HOME/hookshim,
+// else ~/.local/state/hookshim; "" when neither variable is set.
+func StateDir(getenv func(string) string) string {
+	return under(getenv, "XDG_STATE_HOME", ".local", "state")
+}
+
+// CacheDir is hookshim's folder for what can be fetched again (extended
+// configs): $XDG_CACHE_HOME/hookshim, else ~/.cache/hookshim; "" when
+// neither variable is set.
+func CacheDir(getenv func(string) string) string {
+	return under(getenv, "XDG_CACHE_HOME", ".cache")
+}
+
+func under(getenv func(string) string, xdg string, fallback ...string) string {
+	dir := getenv(xdg)
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(append([]string{home}, fallback...)...)
+	}
+	return filepath.Join(dir, "hookshim")
+}
