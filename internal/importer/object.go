@@ -1,9 +1,9 @@
 package importer
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/hookshim/hookshim/internal/install"
 )
 
 // object writes a JSON object with its keys in the order given: an entry
@@ -30,12 +30,6 @@ func (o *object) str(key, v string) { o.raw(key, quote(v)) }
 
 func (o *object) String() string { return "{" + o.b.String() + "}" }
 
-// quote writes s as a JSON string without escaping <, > and &, which are
-// common in commands.
-func quote(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// quote writes s as a JSON string the way install writes one into a
+// tool's config: <, > and & (common in commands) left as they are.
+func quote(s string) string { return install.QuoteJSON(s) }
