@@ -1,6 +1,9 @@
 package private
 
-import "path/filepath"
+import (
+	"os"
+	"path/filepath"
+)
 
 // StateDir is hookshim's folder for state kept across calls (trust
 // records, the decision log, last-call stamps): $XDG_STATE_HOME/hookshim,
@@ -26,4 +29,24 @@ func under(getenv func(string) string, xdg string, fallback ...string) string {
 		dir = filepath.Join(append([]string{home}, fallback...)...)
 	}
 	return filepath.Join(dir, "hookshim")
+}
+
+// WriteFile replaces path with data at once, through a temporary file in
+// the same folder renamed over it: a call reading it never sees half a
+// record. The file is this user's alone (0600).
+func WriteFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

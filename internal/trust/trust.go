@@ -260,20 +260,7 @@ func (s Store) writeAtomic(path string, data []byte) error {
 			return err
 		}
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return private.WriteFile(path, data)
 }
 
 // writeEntry hashes one entry as "<kind> <path>\n<length>\n<content>\n".
