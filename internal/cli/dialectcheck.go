@@ -38,11 +38,7 @@ func checkHandlers(f *config.File, cwd string) []config.Problem {
 			if b.Event.IsTool() {
 				ev.Tool = &event.Tool{Name: event.ToolShell}
 			}
-			native := d.NativeEvent(ev, b.Event)
-			if native == "" && b.Event == event.ToolUseFailure {
-				native = d.NativeEvent(ev, event.AfterToolExecute)
-			}
-			if native == "" && !slices.Contains(missing, string(b.Event)) {
+			if dialect.NativeEvent(d, ev) == "" && !slices.Contains(missing, string(b.Event)) {
 				missing = append(missing, string(b.Event))
 			}
 		}

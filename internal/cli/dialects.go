@@ -71,11 +71,7 @@ func missingEvents(d, caller *provider.Provider) []string {
 		if s.Canonical.IsTool() {
 			ev.Tool = &event.Tool{Name: event.ToolShell}
 		}
-		native := d.NativeEvent(ev, s.Canonical)
-		if native == "" && s.Canonical == event.ToolUseFailure {
-			native = d.NativeEvent(ev, event.AfterToolExecute)
-		}
-		if native == "" {
+		if dialect.NativeEvent(d, ev) == "" {
 			out = append(out, string(s.Canonical))
 		}
 	}

@@ -67,19 +67,25 @@ type Call struct {
 // canonical event: no handler written for it listens there.
 var ErrNoEvent = errors.New("no such event")
 
+// NativeEvent is the event of d that a handler written for it is called
+// on for ev, "" when d has none. A tool without a failure event reports a
+// failed tool as its after-tool event (Gemini CLI: tool_response.error).
+func NativeEvent(d *provider.Provider, ev *event.Event) string {
+	native := d.NativeEvent(ev, ev.Name)
+	if native == "" && ev.Name == event.ToolUseFailure {
+		native = d.NativeEvent(ev, event.AfterToolExecute)
+	}
+	return native
+}
+
 // Speak builds the call of a handler written for d when caller sent the
 // canonical event ev. now stamps the payloads that carry the time.
 func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call, error) {
 	name := ev.Name
-	native := d.NativeEvent(ev, name)
 	own := d == caller && !repicked(d, ev)
-	if own {
-		native = ev.Native
-	}
-	if native == "" && name == event.ToolUseFailure {
-		// A tool without a failure event reports one as its after-tool
-		// event (Gemini CLI: tool_response.error).
-		native = d.NativeEvent(ev, event.AfterToolExecute)
+	native := ev.Native
+	if !own {
+		native = NativeEvent(d, ev)
 	}
 	if native == "" {
 		return nil, fmt.Errorf("%s has no event for %s: %w", d.Name, name, ErrNoEvent)
