@@ -80,7 +80,7 @@ func eventList(i policy.Info) string {
 
 // params are a policy's parameters, the common "decision" first.
 func params(i policy.Info) []policy.Param {
-	return append([]policy.Param{{Name: "decision", Type: `"deny" or "ask"`, Doc: `what a finding answers (default "deny"); a finding the policy is not sure of (a line it cannot read to its end, a force-push whose branch it cannot find) is always ask`}}, i.Params...)
+	return append([]policy.Param{policy.DecisionParam}, i.Params...)
 }
 
 func exampleEntry(i policy.Info) string {

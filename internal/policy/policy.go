@@ -236,7 +236,7 @@ func (p *params) unknown() error {
 	var err error
 	p.doc.ForEach(func(k, _ gjson.Result) bool {
 		if !slices.Contains(p.read, k.Str) {
-			known := []string{"decision"}
+			known := []string{DecisionParam.Name}
 			for _, q := range p.policy.Params {
 				known = append(known, q.Name)
 			}
@@ -248,8 +248,8 @@ func (p *params) unknown() error {
 	return err
 }
 
-// decisionParam is the parameter every policy takes.
-var decisionParam = Param{"decision", `"deny" or "ask"`, `what a finding answers (default "deny")`}
+// DecisionParam is the parameter every policy takes.
+var DecisionParam = Param{"decision", `"deny" or "ask"`, `what a finding answers (default "deny"); a finding the policy is not sure of (a line it cannot read to its end, a force-push whose branch it cannot find) is always ask`}
 
 // toolEvents are the events at which a tool call can still be stopped.
 var toolEvents = []event.Name{event.BeforeToolExecute, event.PermissionRequest}
