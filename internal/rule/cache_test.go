@@ -3,8 +3,10 @@ package rule
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -419,15 +421,9 @@ func TestCacheBounded(t *testing.T) {
 	assert.NotContains(t, got, src(maxCached-1), "the last of the old ones made room")
 }
 
+// keys are the sources of m, sorted.
 func keys(m map[string][]byte) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	if len(out) == 2 && out[0] > out[1] {
-		out[0], out[1] = out[1], out[0]
-	}
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
 
 // Saves racing on one file (two calls at once, or two goroutines) leave a
