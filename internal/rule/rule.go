@@ -17,6 +17,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"sync"
 
 	"github.com/expr-lang/expr"
@@ -51,6 +52,24 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
+// funcs are the functions expressions may call besides expr's builtins.
+// A program read from the cache finds its functions here by name.
+var funcs = []struct {
+	name string
+	fn   func(args ...any) (any, error)
+	typ  any
+}{
+	{"glob", func(args ...any) (any, error) {
+		return Glob(args[0].(string), args[1].(string)), nil
+	}, new(func(string, string) bool)},
+	{matchRE, func(args ...any) (any, error) {
+		return args[1].(*lazyRE).get().MatchString(args[0].(string)), nil
+	}, new(func(string, *lazyRE) bool)},
+	{"base", func(args ...any) (any, error) {
+		return path.Base(args[0].(string)), nil
+	}, new(func(string) string)},
+}
+
 // config is the compiler's configuration, built once per process: building
 // it reflects over Env and copies expr's table of builtins, which cost as
 // much as compiling a rule (measured: a third of expr.Compile's time).
@@ -59,19 +78,11 @@ var config = sync.OnceValue(func() *conf.Config {
 	zero := &Env{Input: map[string]any{}, Paths: []string{}, Commands: []Command{}}
 	zero.Runs = zero.runs
 	c := conf.CreateNew()
-	for _, o := range []expr.Option{
-		expr.Env(zero.vars()),
-		expr.AsBool(),
-		expr.Function("glob", func(args ...any) (any, error) {
-			return Glob(args[0].(string), args[1].(string)), nil
-		}, new(func(string, string) bool)),
-		expr.Function(matchRE, func(args ...any) (any, error) {
-			return args[1].(*regexp.Regexp).MatchString(args[0].(string)), nil
-		}, new(func(string, *regexp.Regexp) bool)),
-		expr.Function("base", func(args ...any) (any, error) {
-			return path.Base(args[0].(string)), nil
-		}, new(func(string) string)),
-	} {
+	opts := []expr.Option{expr.Env(zero.vars()), expr.AsBool()}
+	for _, f := range funcs {
+		opts = append(opts, expr.Function(f.name, f.fn, f.typ))
+	}
+	for _, o := range opts {
 		o(c)
 	}
 	c.Check()
@@ -93,9 +104,9 @@ func Compile(src string) (r *Rule, err error) {
 	if err != nil {
 		return nil, exprError(err)
 	}
-	// Constants first: a regular expression is compiled here, once (expr
-	// would compile it twice, to check it and again in the program), and
-	// a glob pattern is checked.
+	// Constants first: a regular expression and a glob pattern are
+	// checked here; the regular expression is compiled when a call first
+	// reaches it (lazyRE).
 	v := &constants{}
 	ast.Walk(&tree.Node, v)
 	if v.err != nil {
@@ -133,9 +144,9 @@ func exprError(err error) error {
 	return &Error{Msg: err.Error()}
 }
 
-// constants compiles the constant regular expressions of `s matches "re"`
-// into a call of matchRE with the compiled expression, and checks constant
-// glob patterns.
+// constants turns `s matches "re"` with a constant "re" into a call of
+// matchRE with a *lazyRE, after checking the expression, and checks
+// constant glob patterns.
 type constants struct{ err error }
 
 func (v *constants) Visit(n *ast.Node) {
@@ -148,11 +159,13 @@ func (v *constants) Visit(n *ast.Node) {
 		if !ok || node.Operator != "matches" {
 			return
 		}
-		re, err := regexp.Compile(s.Value)
-		if err != nil {
+		// syntax.Parse is where regexp.Compile finds every error it
+		// reports: the rest of its work never fails.
+		if _, err := syntax.Parse(s.Value, syntax.Perl); err != nil {
 			v.err = &Error{Offset: s.Location().From, Msg: fmt.Sprintf("regular expression %q: %v", s.Value, err)}
 			return
 		}
+		re := &lazyRE{pattern: s.Value}
 		re1 := &ast.ConstantNode{Value: re}
 		re1.SetLocation(s.Location())
 		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: matchRE}, Arguments: []ast.Node{node.Left, re1}}
@@ -174,6 +187,27 @@ func (v *constants) Visit(n *ast.Node) {
 // matchRE is the function `s matches "re"` becomes; its name cannot be
 // written in an expression.
 const matchRE = "$matches"
+
+// lazyRE is the constant a constant regular expression becomes: the
+// pattern, compiled on its first use. Most rules of a call are not for its
+// event (`tool == 'shell' && command matches …` on a file edit), and a
+// program read from the cache should not pay for expressions it never
+// reaches.
+type lazyRE struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func (l *lazyRE) get() *regexp.Regexp {
+	// Checked when the rule was compiled; a panic here is an error of the
+	// evaluation (vm.Run recovers it), never a crash.
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re
+}
+
+// String is what Disassemble shows, as it shows a *regexp.Regexp.
+func (l *lazyRE) String() string { return l.pattern }
 
 // Match evaluates the rule against env.
 func (r *Rule) Match(env *Env) (bool, error) {

@@ -32,10 +32,15 @@ func quote(s string) string {
 	return string(append(b, '"'))
 }
 
-func TestMatch(t *testing.T) {
+// matchCases are expressions with a call each is true or false for.
+var matchCases = func() []struct {
+	expr string
+	ev   *event.Event
+	want bool
+} {
 	prompt := "here is my key AKIAABCDEFGHIJKLMNOP, deploy"
 	promptEv := &event.Event{Name: event.BeforePrompt, Provider: "codex", Prompt: &prompt}
-	for _, c := range []struct {
+	return []struct {
 		expr string
 		ev   *event.Event
 		want bool
@@ -68,7 +73,11 @@ func TestMatch(t *testing.T) {
 		{`prompt matches "AKIA[0-9A-Z]{16}"`, shellEvent("x"), false},
 		{`event == "before_prompt" && tool == ""`, promptEv, true},
 		{`len(paths) == 0 && len(input) == 0`, promptEv, true},
-	} {
+	}
+}()
+
+func TestMatch(t *testing.T) {
+	for _, c := range matchCases {
 		r, err := Compile(c.expr)
 		require.NoError(t, err, c.expr)
 		got, err := r.Match(NewEnv(c.ev))
