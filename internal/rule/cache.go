@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,25 +67,48 @@ const exprModule = "github.com/expr-lang/expr"
 type Cache struct {
 	path string
 
-	mu    sync.Mutex
-	file  cacheFile
-	progs map[string]*vm.Program // decoded or compiled by this process
-	fresh map[string][]byte      // encoded programs compiled by this process
-	used  []string               // the sources asked for, in order, once each
-	seen  map[string]bool
+	mu     sync.Mutex
+	loaded bool // file has been read
+	file   cacheFile
+	progs  map[string]*vm.Program // decoded or compiled by this process
+	fresh  map[string][]byte      // encoded programs compiled by this process
+	used   []string               // the sources asked for, in order, once each
+	seen   map[string]bool
+}
+
+// CacheFile is the file, in hookshim's cache folder, that keeps the
+// compiled programs between calls.
+const CacheFile = "rules.json"
+
+// UserCache is the user's cache of compiled programs, under
+// $XDG_CACHE_HOME/hookshim (else ~/.cache/hookshim); nil, which compiles
+// every expression, when neither variable is set.
+func UserCache(getenv func(string) string) *Cache {
+	dir := private.CacheDir(getenv)
+	if dir == "" {
+		return nil
+	}
+	return OpenCache(filepath.Join(dir, CacheFile))
 }
 
 // OpenCache reads the cache file at path. Any problem (missing,
 // unreadable, corrupt, written by another expr or format version, a folder
 // or file not this user's alone) gives an empty cache that still works: a
 // cache can make a call faster, never fail it. path "" is an in-memory
-// cache.
+// cache. The file is read on the first Compile: a call whose configs hold
+// no rule never touches it.
 func OpenCache(path string) *Cache {
-	c := &Cache{path: path, progs: map[string]*vm.Program{}, fresh: map[string][]byte{}, seen: map[string]bool{}}
-	if path != "" {
-		c.file = readCache(path)
+	return &Cache{path: path, progs: map[string]*vm.Program{}, fresh: map[string][]byte{}, seen: map[string]bool{}}
+}
+
+// load reads the file, once; c.mu is held.
+func (c *Cache) load() {
+	if !c.loaded {
+		c.loaded = true
+		if c.path != "" {
+			c.file = readCache(c.path)
+		}
 	}
-	return c
 }
 
 // cacheFile is a cache file being read: the programs found so far, by
@@ -283,6 +305,7 @@ func (c *Cache) lookup(src string) *vm.Program {
 	defer c.mu.Unlock()
 	p := c.progs[src]
 	if p == nil {
+		c.load()
 		e, ok := c.file.find(src)
 		if !ok {
 			return nil
@@ -413,27 +436,26 @@ func marshal(v any) []byte {
 }
 
 // exprVersion is the version of exprModule go.mod requires
-// (TestExprVersion keeps the two in step). A test binary lists no
-// modules but its own; a hookshim binary lists expr, and that is used.
+// (TestExprVersion keeps the two in step; third_party/expr is that
+// release with its tables built on first use).
 const exprVersion = "v1.17.8"
 
 // cacheVersion is what a cache file must record to be read: the format,
-// the expr module that compiled its programs (its bytecode, builtins and
-// typed-call tables are numbered by position), and envTypes.
+// the expr release that compiled its programs (its bytecode, builtins and
+// typed-call tables are numbered by position), envTypes, and the hookshim
+// executable that wrote it, by size and time of change. A new build then
+// compiles its rules once again rather than trust that nothing in how
+// they compile has changed; identifying it costs two system calls, where
+// reading the build information the toolchain stamps cost a call with
+// rules more than reading the cache.
 var cacheVersion = sync.OnceValue(func() string {
-	module := exprModule + "@" + exprVersion
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, m := range bi.Deps {
-			if m.Path != exprModule {
-				continue
-			}
-			if m.Replace != nil {
-				m = m.Replace
-			}
-			module = m.Path + "@" + m.Version
+	build := "unknown"
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			build = strconv.FormatInt(st.Size(), 10) + "-" + strconv.FormatInt(st.ModTime().UnixNano(), 10)
 		}
 	}
-	return strconv.Itoa(cacheFormat) + " " + module + " " + envTypes
+	return strconv.Itoa(cacheFormat) + " " + exprModule + "@" + exprVersion + " " + envTypes + " " + build
 })
 
 // envTypes is a hash of the types expressions see: the fields of Env with
@@ -635,11 +657,11 @@ func findFunc(name string) vm.Function {
 }
 
 func findBuiltin(name string) *builtin.Function {
-	i, ok := builtin.Index[name]
-	if !ok || i < 0 || i >= len(builtin.Builtins) {
+	i, ok := builtin.Index()[name]
+	if !ok || i < 0 || i >= len(builtin.Builtins()) {
 		return nil
 	}
-	return builtin.Builtins[i]
+	return builtin.Builtins()[i]
 }
 
 // decodeProgram rebuilds the program of src from its entry; nil when the
@@ -844,11 +866,11 @@ func inRange(ops []vm.Opcode, args []int, nconst, nfunc int) bool {
 				return false
 			}
 		case vm.OpCallBuiltin1:
-			if a < 0 || a >= len(builtin.Builtins) {
+			if a < 0 || a >= len(builtin.Builtins()) {
 				return false
 			}
 		case vm.OpCallTyped:
-			if a < 0 || a >= len(vm.FuncTypes) {
+			if a < 0 || a >= len(vm.FuncTypes()) {
 				return false
 			}
 		}
