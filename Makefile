@@ -35,7 +35,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
-	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
+	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/rule:FuzzLiterals ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -30,7 +30,7 @@ import (
 // kept by one build must run the same in another with the same number.
 // Bump it when either changes. The expr version and the types of Env
 // (envTypes) are recorded beside it on their own.
-const cacheFormat = 1
+const cacheFormat = 2
 
 // maxCached is how many programs a cache file keeps at most: those used by
 // the process that writes it first, then the others in their order.
@@ -625,7 +625,8 @@ func encodeConst(k any, name string) (string, any, bool) {
 	case *runtime.Method:
 		return "method", methodJSON{Name: k.Name, Index: k.Index}, true
 	case *lazyRE:
-		return "re", k.pattern, true
+		// The pattern, then the literals every match holds (literals.go).
+		return "re", append([]string{k.pattern}, k.need...), true
 	case vm.SafeFunction:
 		// A builtin's function (sort, reverse, …), named by debug info.
 		if f := findBuiltin(name); f != nil && f.Safe != nil {
@@ -837,7 +838,19 @@ func decodeConst(tag string, v gjson.Result, name string) (any, bool) {
 	case "method":
 		return &runtime.Method{Name: v.Get("n").Str, Index: int(v.Get("i").Int())}, v.IsObject()
 	case "re":
-		return &lazyRE{pattern: v.Str}, str
+		var words []string
+		v.ForEach(func(_, w gjson.Result) bool {
+			words = append(words, w.Str)
+			return w.Type == gjson.String
+		})
+		if !v.IsArray() || len(words) == 0 {
+			return nil, false
+		}
+		re := &lazyRE{pattern: words[0]}
+		if len(words) > 1 {
+			re.need = words[1:]
+		}
+		return re, true
 	case "safe":
 		f := findBuiltin(v.Str)
 		if f == nil || f.Safe == nil || name != v.Str {

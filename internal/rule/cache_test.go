@@ -202,6 +202,9 @@ func TestRegexpCompiledOnUse(t *testing.T) {
 		assert.Equal(t, outcome{match: false}, run(r, fileEvent("file_edit", "a.go")), name)
 		re := lazyConst(t, r)
 		assert.Nil(t, re.re, "%s: not compiled for a file edit", name)
+		assert.Equal(t, []string{"-rf"}, re.need, name)
+		assert.Equal(t, outcome{match: false}, run(r, shellEvent("ls -l")), name)
+		assert.Nil(t, re.re, "%s: not compiled for a command without -rf", name)
 		assert.Equal(t, outcome{match: true}, run(r, shellEvent("rm -rf x")), name)
 		assert.NotNil(t, re.re, "%s: compiled for a shell call", name)
 	}
@@ -247,7 +250,7 @@ func TestCacheUnusable(t *testing.T) {
 			return strings.Replace(s, cacheVersion(), fmt.Sprintf("%d %s@v1.0.0 0", cacheFormat, exprModule), 1)
 		}),
 		"other format": rewrite(func(s string) string {
-			return strings.Replace(s, `"version":"1 `, `"version":"999 `, 1)
+			return strings.Replace(s, fmt.Sprintf(`"version":"%d `, cacheFormat), `"version":"999 `, 1)
 		}),
 		"bad code":      rewrite(func(s string) string { return strings.Replace(s, `"code":"`, `"code":"!`, 1) }),
 		"short code":    rewrite(code(func(b []byte) []byte { return b[:len(b)-1] })),

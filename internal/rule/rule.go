@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"path"
 	"reflect"
-	"regexp"
 	"regexp/syntax"
 	"sync"
 
@@ -63,7 +62,7 @@ var funcs = []struct {
 		return Glob(args[0].(string), args[1].(string)), nil
 	}, new(func(string, string) bool)},
 	{matchRE, func(args ...any) (any, error) {
-		return args[1].(*lazyRE).get().MatchString(args[0].(string)), nil
+		return args[1].(*lazyRE).match(args[0].(string)), nil
 	}, new(func(string, *lazyRE) bool)},
 	{"base", func(args ...any) (any, error) {
 		return path.Base(args[0].(string)), nil
@@ -161,11 +160,12 @@ func (v *constants) Visit(n *ast.Node) {
 		}
 		// syntax.Parse is where regexp.Compile finds every error it
 		// reports: the rest of its work never fails.
-		if _, err := syntax.Parse(s.Value, syntax.Perl); err != nil {
+		parsed, err := syntax.Parse(s.Value, syntax.Perl)
+		if err != nil {
 			v.err = &Error{Offset: s.Location().From, Msg: fmt.Sprintf("regular expression %q: %v", s.Value, err)}
 			return
 		}
-		re := &lazyRE{pattern: s.Value}
+		re := newLazyRE(s.Value, parsed)
 		re1 := &ast.ConstantNode{Value: re}
 		re1.SetLocation(s.Location())
 		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: matchRE}, Arguments: []ast.Node{node.Left, re1}}
@@ -187,27 +187,6 @@ func (v *constants) Visit(n *ast.Node) {
 // matchRE is the function `s matches "re"` becomes; its name cannot be
 // written in an expression.
 const matchRE = "$matches"
-
-// lazyRE is the constant a constant regular expression becomes: the
-// pattern, compiled on its first use. Most rules of a call are not for its
-// event (`tool == 'shell' && command matches …` on a file edit), and a
-// program read from the cache should not pay for expressions it never
-// reaches.
-type lazyRE struct {
-	pattern string
-	once    sync.Once
-	re      *regexp.Regexp
-}
-
-func (l *lazyRE) get() *regexp.Regexp {
-	// Checked when the rule was compiled; a panic here is an error of the
-	// evaluation (vm.Run recovers it), never a crash.
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
-	return l.re
-}
-
-// String is what Disassemble shows, as it shows a *regexp.Regexp.
-func (l *lazyRE) String() string { return l.pattern }
 
 // Match evaluates the rule against env.
 func (r *Rule) Match(env *Env) (bool, error) {
