@@ -241,16 +241,17 @@ func (p *parser) lineCol(offset int) (int, int) {
 	if p.at.off > 0 && p.at.off <= offset {
 		i, line, col = p.at.off, p.at.line, p.at.col
 	}
-	for i < offset {
-		c, size := utf8.DecodeRune(p.data[i:offset])
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-		i += size
+	// Lines counted with bytes.Count and columns in runes from the last
+	// line's start: a position of every hook is asked for on every call,
+	// and decoding the whole file rune by rune cost a call with a typical
+	// rule set more than hashing it.
+	seg := p.data[i:offset]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		line += n
+		col = 1
+		seg = seg[bytes.LastIndexByte(seg, '\n')+1:]
 	}
+	col += utf8.RuneCount(seg)
 	if offset < len(p.data) && utf8.RuneStart(p.data[offset]) {
 		p.at.off, p.at.line, p.at.col = offset, line, col
 	}
