@@ -212,8 +212,9 @@ func MaxSize(s string) int64 {
 
 // Encode renders e as one record line, newline included: bounded to
 // MaxRecord, with the fields named by redact (gjson paths into the record,
-// such as "tool_input.password") and every value that looks like a secret
-// replaced by [redacted]. e is cut in place.
+// such as "tool_input.password") and every value from the tool or a
+// handler that looks like a secret replaced by [redacted]. e is cut in
+// place.
 func Encode(e *Entry, redact []string) []byte {
 	e.bound(redact)
 	line := marshal(e)
@@ -228,7 +229,6 @@ func Encode(e *Entry, redact []string) []byte {
 			line = out
 		}
 	}
-	line = Secrets(line)
 	return append(line, '\n')
 }
 
