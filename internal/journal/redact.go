@@ -188,29 +188,36 @@ func secretName(w []byte) bool {
 	default:
 		return false
 	}
-	// Lowered, with - as _, in a buffer of its own: this runs for every
-	// word of every record, and allocating here was a quarter of what
-	// logging a call cost.
-	var buf [64]byte
-	for i, c := range w {
+	// Each name is compared from the end, in any case and with - as _:
+	// most words differ from every name in their last letters.
+	for _, n := range secretNames {
+		if len(w) < len(n) || !foldSuffix(w, n) {
+			continue
+		}
+		if len(w) == len(n) || len(n) >= 6 || w[len(w)-len(n)-1] == '_' || w[len(w)-len(n)-1] == '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// foldSuffix reports whether w ends in n (lower case, with _), in any
+// case and with - for _.
+func foldSuffix(w []byte, n string) bool {
+	w = w[len(w)-len(n):]
+	for i := len(n) - 1; i >= 0; i-- {
+		c := w[i]
 		switch {
 		case c >= 'A' && c <= 'Z':
 			c += 'a' - 'A'
 		case c == '-':
 			c = '_'
 		}
-		buf[i] = c
-	}
-	s := buf[:len(w)]
-	for _, n := range secretNames {
-		if len(s) < len(n) || string(s[len(s)-len(n):]) != n {
-			continue
-		}
-		if len(s) == len(n) || len(n) >= 6 || s[len(s)-len(n)-1] == '_' {
-			return true
+		if c != n[i] {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // token reports whether w has the shape of a well-known token or key.
