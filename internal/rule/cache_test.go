@@ -252,13 +252,16 @@ func TestCacheUnusable(t *testing.T) {
 		"other format": rewrite(func(s string) string {
 			return strings.Replace(s, fmt.Sprintf(`"version":"%d `, cacheFormat), `"version":"999 `, 1)
 		}),
-		"bad code":      rewrite(func(s string) string { return strings.Replace(s, `"code":"`, `"code":"!`, 1) }),
+		"bad code":      rewrite(func(s string) string { return strings.Replace(s, `":"`, `":"!`, 1) }),
 		"short code":    rewrite(code(func(b []byte) []byte { return b[:len(b)-1] })),
 		"long code":     rewrite(code(func(b []byte) []byte { return append(b, 0) })),
 		"const index":   rewrite(code(func(b []byte) []byte { b[2+b[1]] = 2 * 50; return b })),
-		"unknown const": rewrite(func(s string) string { return strings.Replace(s, `["s","tool"`, `["zz","tool"`, 1) }),
-		"odd consts":    rewrite(func(s string) string { return strings.Replace(s, `"consts":[`, `"consts":["s",`, 1) }),
-		"unknown func":  rewrite(func(s string) string { return strings.Replace(s, `"debug":{}`, `"debug":{"func_0":"nope"}`, 1) }),
+		"unknown const": rewrite(tail(func(r []byte) []byte { return append([]byte{0, 2, 99}, r[3:]...) })),
+		"more consts":   rewrite(tail(func(r []byte) []byte { return append([]byte{0, 3}, r[2:]...) })),
+		"long string":   rewrite(tail(func(r []byte) []byte { return append([]byte{0, 2, tagString, 99}, r[4:]...) })),
+		"unknown func": rewrite(tail(func(r []byte) []byte {
+			return append([]byte{1, 6, 'f', 'u', 'n', 'c', '_', '0', 4, 'n', 'o', 'p', 'e'}, r[1:]...)
+		})),
 		"programs not an object": rewrite(func(s string) string {
 			return s[:strings.Index(s, `"programs":`)] + `"programs":[]}`
 		}),
@@ -297,13 +300,24 @@ func TestCacheUnusable(t *testing.T) {
 // code rewrites the code of the first program of a cache file.
 func code(f func([]byte) []byte) func(string) string {
 	return func(s string) string {
-		r := gjson.Get(s, "programs.@values.0.code")
+		r := gjson.Get(s, "programs.@values.0")
 		b, err := base64.StdEncoding.DecodeString(r.Str)
 		if err != nil || len(b) < 3 {
 			panic("no code")
 		}
 		return strings.Replace(s, r.Raw, `"`+base64.StdEncoding.EncodeToString(f(b))+`"`, 1)
 	}
+}
+
+// tail changes the bytes of the first program after its code: the debug
+// info and the constants. For tool == "shell": no debug info, two
+// constants, the strings "tool" and "shell".
+func tail(f func(rest []byte) []byte) func(string) string {
+	return code(func(b []byte) []byte {
+		n := int(b[1]) // variables 0, then n opcodes, arguments and locations of one byte each here
+		head := 2 + 4*n
+		return append(b[:head:head], f(b[head:])...)
+	})
 }
 
 // A save that the folder refuses is an error of Save, never of Compile.
