@@ -405,6 +405,11 @@ func Append(path string, line []byte, max int64, private bool) error {
 	return err
 }
 
+// openAppend opens the log for appending (private.Open: one open(2)).
+func openAppend(path string) (*os.File, error) {
+	return private.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+}
+
 func mine(dir string) error {
 	st, err := os.Lstat(dir)
 	if err != nil {
