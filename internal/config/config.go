@@ -298,8 +298,18 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
 	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
-	hif := v.Get("handler").Exists() || v.Get("event").Exists() || v.Get("use").Exists()
-	oh := v.Get("command").Exists() || v.Get("events").Exists()
+	// Which format, from one pass over the keys: each Get would read the
+	// object again, past its handler, and a config is parsed on every call.
+	var hif, oh bool
+	v.ForEach(func(k, _ gjson.Result) bool {
+		switch k.Str {
+		case "handler", "event", "use":
+			hif = true
+		case "command", "events":
+			oh = true
+		}
+		return true
+	})
 	switch {
 	case hif && oh:
 		p.fail(v, fmt.Sprintf(`hook %d mixes the two formats: use "event" + "handler" (Hook Interchange) or "command" + "events" (OpenHook)`, i))
@@ -384,7 +394,8 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 
 // interchange parses a Hook Interchange entry.
 func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
-	var eventAt, handler gjson.Result
+	var eventAt, handler, use gjson.Result
+	var with bool
 	var matcher Matcher
 	v.ForEach(func(k, val gjson.Result) bool {
 		switch k.Str {
@@ -404,7 +415,10 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 			h.OnError = p.onError(val)
 		case "provider_data", "capabilities":
 			// Informational for hookshim: kept by converters, not used at run time.
-		case "use", "with": // a built-in policy in place of a handler: use.go
+		case "use": // a built-in policy in place of a handler: use.go
+			use = val
+		case "with":
+			with = true
 		default:
 			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, use, with, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
 		}
@@ -413,7 +427,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 	if p.err != nil {
 		return
 	}
-	if use := v.Get("use"); use.Exists() || v.Get("with").Exists() {
+	if use.Exists() || with {
 		eventAt = p.use(h, v, use, eventAt)
 	}
 	if p.err != nil {

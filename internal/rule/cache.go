@@ -219,10 +219,10 @@ func (f *cacheFile) next() (string, gjson.Result, bool) {
 	key := gjson.Parse(line)
 	value, _ := strings.CutPrefix(line[len(key.Raw):], ":")
 	value = strings.TrimSuffix(value, ",")
-	// A program is one string of base64 (no escapes, so its text is its
-	// value).
-	if !ok || key.Type != gjson.String || len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' ||
-		strings.ContainsAny(value[1:len(value)-1], "\\\"") {
+	// A program is one string of base64, whose text is its value (a
+	// quote or backslash in it fails the decoding, and the program is
+	// compiled again).
+	if !ok || key.Type != gjson.String || len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
 		f.rest = ""
 		return "", gjson.Result{}, false
 	}
