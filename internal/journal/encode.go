@@ -20,7 +20,9 @@ import (
 // scanning the whole line was a third of what logging a call cost.
 func marshal(e *Entry) []byte {
 	o := &wire.Object{}
-	o.Grow(1024)
+	// Room for the whole record, so that it is written once: a record is
+	// about 1 KiB, and 200 bytes more per hook and handler run.
+	o.Grow(1536 + 200*(len(e.Hooks)+len(e.Runs)) + len(e.ToolInput) + len(e.Stdout))
 	o.Str("time", e.Time.Format(time.RFC3339Nano))
 	o.Str("id", e.ID)
 	o.Raw("ms", num(e.MS))
@@ -63,16 +65,16 @@ func marshal(e *Entry) []byte {
 		})
 	}
 	if len(e.Configs) > 0 {
-		list(o, "configs", len(e.Configs), func(i int, o *wire.Object) {
+		o.NestList("configs", len(e.Configs), func(i int, o *wire.Object) {
 			o.Str("path", e.Configs[i].Path).Str("trust", e.Configs[i].Trust)
 		})
 	}
 	secret(o, "no_config", e.NoConfig)
 	if len(e.Hooks) > 0 {
-		list(o, "hooks", len(e.Hooks), func(i int, o *wire.Object) {
+		o.NestList("hooks", len(e.Hooks), func(i int, o *wire.Object) {
 			h := &e.Hooks[i]
 			o.Str("name", h.Name).Str("pos", h.Pos)
-			o.Raw("events", strList(h.Events))
+			o.Strs("events", h.Events)
 			str(o, "matcher", h.Matcher)
 			o.Bool("matched", h.Matched)
 			str(o, "why", h.Why)
@@ -82,7 +84,7 @@ func marshal(e *Entry) []byte {
 	str(o, "call", e.Call)
 	str(o, "reused_from", e.ReusedFrom)
 	if len(e.Runs) > 0 {
-		list(o, "runs", len(e.Runs), func(i int, o *wire.Object) {
+		o.NestList("runs", len(e.Runs), func(i int, o *wire.Object) {
 			r := &e.Runs[i]
 			o.Str("name", r.Name)
 			str(o, "pos", r.Pos)
@@ -138,7 +140,7 @@ func str(o *wire.Object, k, v string) {
 
 func strs(o *wire.Object, k string, v []string) {
 	if len(v) > 0 {
-		o.Raw(k, strList(v))
+		o.Strs(k, v)
 	}
 }
 
@@ -159,17 +161,5 @@ func strList(v []string) []byte {
 	return append(b, ']')
 }
 
-func list(o *wire.Object, k string, n int, item func(i int, o *wire.Object)) {
-	b := []byte{'['}
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var x wire.Object
-		item(i, &x)
-		b = append(b, x.Bytes()...)
-	}
-	o.Raw(k, append(b, ']'))
-}
 
 func num(f float64) []byte { return strconv.AppendFloat(nil, f, 'f', -1, 64) }

@@ -146,6 +146,40 @@ func (o *Object) Nest(k string, fill func(*Object)) *Object {
 	return o
 }
 
+// NestList adds an array of n objects that item writes in place, in this
+// object's buffer, as Nest does one. item must not use o.
+func (o *Object) NestList(k string, n int, item func(i int, o *Object)) *Object {
+	o.key(k)
+	o.b = append(o.b, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		inner := Object{b: o.b, base: len(o.b), refs: o.refs}
+		item(i, &inner)
+		if len(inner.b) == inner.base {
+			inner.b = append(inner.b, '{')
+		}
+		o.b = append(inner.b, '}')
+	}
+	o.b = append(o.b, ']')
+	return o
+}
+
+// Strs adds an array of strings.
+func (o *Object) Strs(k string, v []string) *Object {
+	o.key(k)
+	o.b = append(o.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = AppendQuote(o.b, s)
+	}
+	o.b = append(o.b, ']')
+	return o
+}
+
 // Raw adds a field whose value is already JSON.
 func (o *Object) Raw(k string, v []byte) *Object {
 	o.key(k)
