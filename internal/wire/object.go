@@ -16,11 +16,27 @@ func Quote(s string) []byte { return AppendQuote(make([]byte, 0, len(s)+2), s) }
 
 const hex = "0123456789abcdef"
 
+// plain are the bytes written as they are: printable ASCII but the quote
+// and the backslash. A table, as encoding/json keeps one: most text is
+// plain, and every byte of every answer and log record is looked up.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // AppendQuote appends s, quoted as Quote does, to dst.
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		if b := s[i]; b < utf8.RuneSelf {
 			if b >= 0x20 && b != '"' && b != '\\' {
 				i++
