@@ -21,9 +21,10 @@ build: ## build bin/hookshim and bin/hookshim-remote (which sends http and promp
 test: ## run every test: unit, golden payloads, end-to-end scripts
 	$(GO) test -count=1 ./...
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet, and third_party/expr is expr with its one patch
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@bash third_party/expr/check.sh
 
 update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md after an intended change
 	$(GO) test . -run TestPayloadGoldens -update
@@ -34,7 +35,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
-	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
+	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/rule:FuzzLiterals ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

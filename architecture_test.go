@@ -26,7 +26,7 @@ var layers = map[string][]string{
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
 	"internal/extend":    {"internal/config", "internal/private"},
-	"internal/rule":      {"internal/event", "internal/shellcmd"},
+	"internal/rule":      {"internal/event", "internal/shellcmd", "internal/private"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},

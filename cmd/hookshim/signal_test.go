@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -102,4 +103,37 @@ func alive(pid int) bool {
 		}
 	}
 	return true
+}
+
+// A signal that comes as soon as the handler has started, before the
+// watch is set up, has its default action: hookshim ends, and the kernel
+// kills the handler it started (its parent-death signal). Later, the
+// watch kills its group (TestSignalStopsHandlers). Either way no handler
+// is left running.
+func TestEarlySignalLeavesNoHandler(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	bin, err := exec.LookPath("hookshim")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	cfg := `{"spec": "hooks/0.1", "hooks": [
+  {"name": "slow", "event": "before_tool_execute", "handler": {"type": "command", "command": "echo $$ >pid; exec sleep 60", "timeout": 120}}]}`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cfg.json"), []byte(cfg), 0o644))
+	cmd := exec.Command(bin, "run", "--provider", "claude-code", "--config", "cfg.json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_RUNTIME_DIR="+dir,
+		"HOOKSHIM_LOG=", "HOOKSHIM_CONFIG=")
+	cmd.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t-early"}`)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	var pid int
+	require.Eventually(t, func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "pid"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return pid > 0
+	}, 10*time.Second, time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	_ = cmd.Wait()
+	require.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 10*time.Millisecond, "handler %d left running", pid)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -117,10 +118,10 @@ func detectionOf(d *detect.Result) *journal.Detection {
 		if s.Provider == d.Provider {
 			j.Score = s.Total()
 			for _, m := range s.MatchedSignals() {
-				j.Signals = append(j.Signals, fmt.Sprintf("%+d %s", m.Weight, m.Desc()))
+				j.Signals = append(j.Signals, weighed(m.Weight, m.Desc()))
 			}
 			if s.Hint != 0 {
-				j.Signals = append(j.Signals, fmt.Sprintf("%+d --provider %s", s.Hint, d.Hint))
+				j.Signals = append(j.Signals, weighed(s.Hint, "--provider "+d.Hint))
 			}
 		} else if j.RunnerUp == "" && s.Total() > 0 {
 			j.RunnerUp, j.RunnerUpAt = s.Provider.ID, s.Total()
@@ -133,6 +134,18 @@ func detectionOf(d *detect.Result) *journal.Detection {
 		j.Doubt = j.Confidence + ": " + j.Why
 	}
 	return j
+}
+
+// weighed is a signal as the log shows it, "+5 has cursor_version": what
+// fmt's %+d gives, without fmt, whose first use on the call's path costs
+// more than the rest of the record.
+func weighed(weight int, desc string) string {
+	b := make([]byte, 0, len(desc)+5)
+	if weight >= 0 {
+		b = append(b, '+')
+	}
+	b = strconv.AppendInt(b, int64(weight), 10)
+	return string(append(append(b, ' '), desc...))
 }
 
 // hookOf says what a hook listens to and why it ran or did not.

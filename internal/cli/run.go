@@ -23,6 +23,7 @@ type hookFlags struct {
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	started := time.Now()
+	growStack(0)
 	var f hookFlags
 	var flagErr error
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)

@@ -303,16 +303,32 @@ func shebangFor(path string) string {
 	return "#!/bin/sh"
 }
 
-// interpreters are programs whose first argument (after options) is the
-// script they run; stop are the options after which no script follows
-// (inline code, a module).
-var interpreters = map[string][]string{
-	"sh": {"-c"}, "bash": {"-c"}, "zsh": {"-c"}, "dash": {"-c"}, "ksh": {"-c"}, "fish": {"-c"},
-	"python": {"-c", "-m"}, "python3": {"-c", "-m"}, "pypy3": {"-c", "-m"},
-	"node": {"-e", "--eval", "-p", "--print"}, "bun": {"-e", "--eval", "-p", "--print"},
-	"deno": {"eval"}, "tsx": {"-e", "--eval"}, "ts-node": {"-e", "--eval"},
-	"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
-	"pwsh": {"-c", "-Command", "-EncodedCommand"},
+// interpreter says whether a program's first argument (after options) is
+// the script it runs; stop are the options after which no script follows
+// (inline code, a module). A switch, not a map: a map literal is built
+// when the process starts, which every hook call is.
+func interpreter(name string) (stop []string, ok bool) {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish":
+		return []string{"-c"}, true
+	case "python", "python3", "pypy3":
+		return []string{"-c", "-m"}, true
+	case "node", "bun":
+		return []string{"-e", "--eval", "-p", "--print"}, true
+	case "deno":
+		return []string{"eval"}, true
+	case "tsx", "ts-node":
+		return []string{"-e", "--eval"}, true
+	case "ruby", "lua":
+		return []string{"-e"}, true
+	case "perl":
+		return []string{"-e", "-E"}, true
+	case "php":
+		return []string{"-r"}, true
+	case "pwsh":
+		return []string{"-c", "-Command", "-EncodedCommand"}, true
+	}
+	return nil, false
 }
 
 // scriptExts are the extensions by which an argument is taken for a
@@ -340,7 +356,7 @@ func scriptArg(args []string) string {
 	if strings.HasPrefix(base, "python3.") {
 		base = "python3"
 	}
-	stop, ok := interpreters[base]
+	stop, ok := interpreter(base)
 	if !ok {
 		return ""
 	}
@@ -398,7 +414,7 @@ func (c *checker) simple(words []string) {
 	if name == "cd" || name == "pushd" {
 		c.moved = true
 	}
-	if strings.HasPrefix(name, "-") || strings.ContainsAny(name, "$`*?[]{}~()=!#\\") || builtins[name] {
+	if strings.HasPrefix(name, "-") || strings.ContainsAny(name, "$`*?[]{}~()=!#\\") || slices.Contains(builtins, name) {
 		return
 	}
 	c.command(words)
@@ -418,15 +434,15 @@ func isAssignment(w string) bool {
 }
 
 // wrappers run the command that follows them.
-var wrappers = map[string]bool{"exec": true, "command": true, "nohup": true, "time": true}
+var wrappers = []string{"exec", "command", "nohup", "time"}
 
 // builtins are what sh resolves itself: no program to look for.
-var builtins = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true, "for": true, "while": true,
-	"until": true, "do": true, "done": true, "case": true, "esac": true, "in": true, "function": true,
-	"select": true, "cd": true, "echo": true, "printf": true, "test": true, "true": true, "false": true,
-	":": true, ".": true, "source": true, "set": true, "export": true, "unset": true, "read": true,
-	"eval": true, "trap": true, "exit": true, "return": true, "shift": true, "wait": true,
-	"ulimit": true, "umask": true, "type": true, "alias": true, "local": true, "readonly": true,
-	"kill": true, "pwd": true, "getopts": true, "hash": true, "times": true, "break": true, "continue": true,
+var builtins = []string{
+	"if", "then", "else", "elif", "fi", "for", "while",
+	"until", "do", "done", "case", "esac", "in", "function",
+	"select", "cd", "echo", "printf", "test", "true", "false",
+	":", ".", "source", "set", "export", "unset", "read",
+	"eval", "trap", "exit", "return", "shift", "wait",
+	"ulimit", "umask", "type", "alias", "local", "readonly",
+	"kill", "pwd", "getopts", "hash", "times", "break", "continue",
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/policy"
+	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/tidwall/gjson"
 )
 
@@ -114,27 +115,35 @@ func (e *Error) Error() string {
 }
 
 // Load reads and parses one config file.
-func Load(path string) (*File, error) {
+func Load(path string) (*File, error) { return load(path, nil) }
+
+// LoadWith is Load with rule expressions compiled through rules (see
+// Sources.Rules).
+func LoadWith(path string, rules *rule.Cache) (*File, error) { return load(path, rules) }
+
+func load(path string, rules *rule.Cache) (*File, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return parseWith(path, data, rules)
 }
 
 // Parse parses a config document. path names it in errors and anchors
 // relative commands and working directories.
-func Parse(path string, data []byte) (*File, error) {
+func Parse(path string, data []byte) (*File, error) { return parseWith(path, data, nil) }
+
+func parseWith(path string, data []byte, rules *rule.Cache) (*File, error) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		path = abs
 	}
-	return parse(path, filepath.Dir(path), data)
+	return parse(path, filepath.Dir(path), data, rules)
 }
 
 // parse parses a document named path whose relative paths start at dir.
-func parse(path, dir string, data []byte) (*File, error) {
-	p := &parser{path: path, data: data}
+func parse(path, dir string, data []byte, rules *rule.Cache) (*File, error) {
+	p := &parser{path: path, data: data, rules: rules}
 	content := data
 	data = trimBOM(data)
 	p.data = data
@@ -213,9 +222,10 @@ func parse(path, dir string, data []byte) (*File, error) {
 }
 
 type parser struct {
-	path string
-	data []byte
-	err  error
+	path  string
+	data  []byte
+	err   error
+	rules *rule.Cache // nil: rules compiled afresh
 
 	// at is where the last position was found: positions are asked for in
 	// document order, so each is counted on from the last one rather than
@@ -231,16 +241,17 @@ func (p *parser) lineCol(offset int) (int, int) {
 	if p.at.off > 0 && p.at.off <= offset {
 		i, line, col = p.at.off, p.at.line, p.at.col
 	}
-	for i < offset {
-		c, size := utf8.DecodeRune(p.data[i:offset])
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-		i += size
+	// Lines counted with bytes.Count and columns in runes from the last
+	// line's start: a position of every hook is asked for on every call,
+	// and decoding the whole file rune by rune cost a call with a typical
+	// rule set more than hashing it.
+	seg := p.data[i:offset]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		line += n
+		col = 1
+		seg = seg[bytes.LastIndexByte(seg, '\n')+1:]
 	}
+	col += utf8.RuneCount(seg)
 	if offset < len(p.data) && utf8.RuneStart(p.data[offset]) {
 		p.at.off, p.at.line, p.at.col = offset, line, col
 	}
@@ -287,8 +298,18 @@ func (p *parser) hook(f *File, v gjson.Result, i int) *Hook {
 	l, _ := p.lineCol(v.Index)
 	// Concatenation, not fmt: a config is parsed on every hook call.
 	h := &Hook{Pos: p.path + ":" + strconv.Itoa(l), Type: "command", Timeout: DefaultTimeout, TimeoutAction: "warn", Dir: f.Dir}
-	hif := v.Get("handler").Exists() || v.Get("event").Exists() || v.Get("use").Exists()
-	oh := v.Get("command").Exists() || v.Get("events").Exists()
+	// Which format, from one pass over the keys: each Get would read the
+	// object again, past its handler, and a config is parsed on every call.
+	var hif, oh bool
+	v.ForEach(func(k, _ gjson.Result) bool {
+		switch k.Str {
+		case "handler", "event", "use":
+			hif = true
+		case "command", "events":
+			oh = true
+		}
+		return true
+	})
 	switch {
 	case hif && oh:
 		p.fail(v, fmt.Sprintf(`hook %d mixes the two formats: use "event" + "handler" (Hook Interchange) or "command" + "events" (OpenHook)`, i))
@@ -373,7 +394,8 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 
 // interchange parses a Hook Interchange entry.
 func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
-	var eventAt, handler gjson.Result
+	var eventAt, handler, use gjson.Result
+	var with bool
 	var matcher Matcher
 	v.ForEach(func(k, val gjson.Result) bool {
 		switch k.Str {
@@ -393,7 +415,10 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 			h.OnError = p.onError(val)
 		case "provider_data", "capabilities":
 			// Informational for hookshim: kept by converters, not used at run time.
-		case "use", "with": // a built-in policy in place of a handler: use.go
+		case "use": // a built-in policy in place of a handler: use.go
+			use = val
+		case "with":
+			with = true
 		default:
 			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, use, with, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
 		}
@@ -402,7 +427,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 	if p.err != nil {
 		return
 	}
-	if use := v.Get("use"); use.Exists() || v.Get("with").Exists() {
+	if use.Exists() || with {
 		eventAt = p.use(h, v, use, eventAt)
 	}
 	if p.err != nil {

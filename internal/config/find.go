@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/hookshim/hookshim/internal/rule"
 )
 
 // FileName is the project config file, found by walking up from the
@@ -24,6 +26,11 @@ type Sources struct {
 	// or large, then never stops discovery of the user's own config.
 	// Nil: the project file is read and parsed (doctor, simulate).
 	Gate func(path string) ([]byte, error)
+
+	// Rules compiles the expressions of rule handlers, from the programs
+	// kept by earlier calls when it has them (every call is a new process,
+	// which reads its configs again). Nil: each is compiled.
+	Rules *rule.Cache
 }
 
 // ErrSkip is what a Gate returns for a file that is left out.
@@ -69,14 +76,14 @@ func UserPath(getenv func(string) string) string {
 // keep this order when their answers are merged.
 func Discover(s Sources) ([]Found, error) {
 	if s.Flag != "" {
-		f, err := Load(s.Flag)
+		f, err := load(s.Flag, s.Rules)
 		if err != nil {
 			return nil, err
 		}
 		return []Found{{File: f}}, nil
 	}
 	if p := s.Getenv("HOOKSHIM_CONFIG"); p != "" {
-		f, err := Load(p)
+		f, err := load(p, s.Rules)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +91,7 @@ func Discover(s Sources) ([]Found, error) {
 	}
 	var out []Found
 	if up := UserPath(s.Getenv); up != "" {
-		f, err := Load(up)
+		f, err := load(up, s.Rules)
 		switch {
 		case err == nil:
 			out = append(out, Found{File: f})
@@ -109,7 +116,7 @@ func Discover(s Sources) ([]Found, error) {
 		var f *File
 		var err error
 		if s.Gate == nil {
-			f, err = Load(path)
+			f, err = load(path, s.Rules)
 		} else {
 			var data []byte
 			data, err = s.Gate(path)
@@ -117,7 +124,7 @@ func Discover(s Sources) ([]Found, error) {
 				break // left out: the user's config still runs
 			}
 			if err == nil {
-				f, err = Parse(path, data)
+				f, err = parseWith(path, data, s.Rules)
 			}
 		}
 		if err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-shellwords"
@@ -42,7 +43,7 @@ func SimpleCommands(line string, fn func(words []string)) {
 // SkipWrappers drops leading variable assignments and the wrappers that
 // run the command after them (exec, command, nohup, time).
 func SkipWrappers(words []string) []string {
-	for len(words) > 0 && (isAssignment(words[0]) || wrappers[words[0]]) {
+	for len(words) > 0 && (isAssignment(words[0]) || slices.Contains(wrappers, words[0])) {
 		words = words[1:]
 	}
 	return words

@@ -137,7 +137,7 @@ func Take(dir, key string, window time.Duration) (*Claim, error) {
 // into it. It reports false, with no error, when the file exists.
 func (c *Claim) create() (bool, error) {
 	c.at = time.Now()
-	f, err := os.OpenFile(c.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	f, err := private.Open(c.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}

@@ -212,8 +212,9 @@ func MaxSize(s string) int64 {
 
 // Encode renders e as one record line, newline included: bounded to
 // MaxRecord, with the fields named by redact (gjson paths into the record,
-// such as "tool_input.password") and every value that looks like a secret
-// replaced by [redacted]. e is cut in place.
+// such as "tool_input.password") and every value from the tool or a
+// handler that looks like a secret replaced by [redacted]. e is cut in
+// place.
 func Encode(e *Entry, redact []string) []byte {
 	e.bound(redact)
 	line := marshal(e)
@@ -228,7 +229,6 @@ func Encode(e *Entry, redact []string) []byte {
 			line = out
 		}
 	}
-	line = Secrets(line)
 	return append(line, '\n')
 }
 
@@ -403,6 +403,11 @@ func Append(path string, line []byte, max int64, private bool) error {
 		err = cerr
 	}
 	return err
+}
+
+// openAppend opens the log for appending (private.Open: one open(2)).
+func openAppend(path string) (*os.File, error) {
+	return private.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 }
 
 func mine(dir string) error {

@@ -318,3 +318,22 @@ func TestSecretNamesLastLetters(t *testing.T) {
 		}
 	}
 }
+
+// Every field that carries what the tool sent or a handler answered is
+// scanned for secrets.
+func TestEncodeScansToolAndHandlerFields(t *testing.T) {
+	const tok = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	e := entry("s")
+	e.Command, e.FilePath, e.Cwd, e.Session = "echo "+tok, tok, tok, tok
+	e.ToolInput = json.RawMessage(`{"a":"` + tok + `"}`)
+	e.Stdout, e.Stderr, e.Reason, e.Context, e.Message = tok, tok, tok, tok, tok
+	e.NoConfig = "no config " + tok
+	e.Notes, e.Problems, e.HandlerErrors, e.Degraded = []string{tok}, []string{tok}, []string{tok}, []string{tok}
+	e.Runs = []Run{{Name: "h", Decision: "deny", Reason: tok, Context: tok, Error: tok}}
+	line := Encode(e, nil)
+	assert.NotContains(t, string(line), tok)
+	assert.True(t, json.Valid(line), "%s", line)
+	e = entry("t")
+	e.ToolInput = json.RawMessage(`{"a":` + tok) // not JSON: kept as text
+	assert.NotContains(t, string(Encode(e, nil)), tok)
+}

@@ -104,11 +104,11 @@ func Secrets(b []byte) []byte {
 			j++
 		}
 		w := b[i:j]
+		k := bytes.IndexByte(w, '=')
 		switch {
 		case prev != nil && (equalFold(prev, "bearer") || equalFold(prev, "basic")) && len(w) >= 8:
 			redact(i, j)
-		case bytes.IndexByte(w, '=') > 0 && name(w[:bytes.IndexByte(w, '=')]):
-			k := bytes.IndexByte(w, '=')
+		case k > 0 && name(w[:k]):
 			val := w[k+1:]
 			switch {
 			case len(val) == 0:
@@ -140,10 +140,28 @@ func Secrets(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.' || c == '+' || c == '/' || c == '=' || c == '~'
-}
+// wordByte reports whether c belongs to a word: a letter, a digit, or one
+// of _-.+/=~. A table, as Secrets asks it of every byte of every record.
+func wordByte(c byte) bool { return wordBytes[c] }
+
+var wordBytes = func() (t [256]bool) {
+	for c := '0'; c <= 'z'; c++ {
+		t[c] = c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a'
+	}
+	for _, c := range []byte("_-.+/=~") {
+		t[c] = true
+	}
+	return t
+}()
+
+// tokenStarts are the first bytes of the prefixes: most words start
+// otherwise, and are no token.
+var tokenStarts = func() (t [256]bool) {
+	for _, p := range prefixes {
+		t[p.p[0]] = true
+	}
+	return t
+}()
 
 func equalFold(b []byte, s string) bool { return strings.EqualFold(string(b), s) }
 
@@ -170,35 +188,42 @@ func secretName(w []byte) bool {
 	default:
 		return false
 	}
-	// Lowered, with - as _, in a buffer of its own: this runs for every
-	// word of every record, and allocating here was a quarter of what
-	// logging a call cost.
-	var buf [64]byte
-	for i, c := range w {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == '-':
-			c = '_'
-		}
-		buf[i] = c
-	}
-	s := buf[:len(w)]
+	// Each name is compared from the end, in any case and with - as _:
+	// most words differ from every name in their last letters.
 	for _, n := range secretNames {
-		if len(s) < len(n) || string(s[len(s)-len(n):]) != n {
+		if len(w) < len(n) || !foldSuffix(w, n) {
 			continue
 		}
-		if len(s) == len(n) || len(n) >= 6 || s[len(s)-len(n)-1] == '_' {
+		if len(w) == len(n) || len(n) >= 6 || w[len(w)-len(n)-1] == '_' || w[len(w)-len(n)-1] == '-' {
 			return true
 		}
 	}
 	return false
 }
 
+// foldSuffix reports whether w ends in n (lower case, with _), in any
+// case and with - for _.
+func foldSuffix(w []byte, n string) bool {
+	w = w[len(w)-len(n):]
+	for i := len(n) - 1; i >= 0; i-- {
+		c := w[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == '-':
+			c = '_'
+		}
+		if c != n[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // token reports whether w has the shape of a well-known token or key.
 func token(w []byte) bool {
-	if len(w) < minToken {
-		return false // most words: shorter than any token
+	if len(w) < minToken || !tokenStarts[w[0]] {
+		return false // most words: shorter than any token, or not started as one
 	}
 	for _, p := range prefixes {
 		if len(w) < len(p.p)+p.min || string(w[:len(p.p)]) != p.p {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -73,7 +74,7 @@ var systemDirs = []string{
 }
 
 // homeSpare are folders right in the home folder that hold only caches.
-var homeSpare = map[string]bool{".cache": true, ".npm": true, ".yarn": true, ".pnpm-store": true, ".Trash": true}
+var homeSpare = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".Trash"}
 
 func destructive(ev *event.Event, allow globs) string {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell {
@@ -218,7 +219,7 @@ func vital(p, project string) string {
 		return "a home folder"
 	case strings.HasPrefix(p, home+"/"):
 		rest := strings.TrimPrefix(p, home+"/")
-		if !strings.Contains(rest, "/") && !homeSpare[rest] {
+		if !strings.Contains(rest, "/") && !slices.Contains(homeSpare, rest) {
 			return p + ", a folder of your home folder"
 		}
 	}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -45,30 +46,30 @@ var pipeToShell = &spec{
 }
 
 // downloaders fetch a URL.
-var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true}
+var downloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "xhs"}
 
 // interpreters run a program they read.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true,
-	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "php": true,
-	"pwsh": true, "powershell": true, "deno": true, "bun": true, "osascript": true,
+var interpreters = []string{
+	"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish",
+	"python", "python2", "python3", "perl", "ruby", "node", "php",
+	"pwsh", "powershell", "deno", "bun", "osascript",
 }
 
 // stdinShells are the interpreters that read -s as "the script is on
 // stdin".
-var stdinShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+var stdinShells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"}
 
 // codeFlags give an interpreter its program on the command line.
-var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "--eval": true, "--command": true, "-Command": true}
+var codeFlags = []string{"-c", "-e", "-E", "-m", "--eval", "--command", "-Command"}
 
 // readsStdin reports whether an interpreter runs the program it reads on
 // stdin: no script operand, no code flag (sh -s still reads stdin).
 func readsStdin(c shellcmd.Command) bool {
 	for _, a := range c.Args[1:] {
-		if codeFlags[a] {
+		if slices.Contains(codeFlags, a) {
 			return false
 		}
-		if a == "-s" && stdinShells[c.Name()] {
+		if a == "-s" && slices.Contains(stdinShells, c.Name()) {
 			return true // sh -s ARGS: the script from stdin, ARGS its arguments
 		}
 		if a == "-" || a == "--" {
@@ -88,7 +89,7 @@ func pipeShell(ev *event.Event) string {
 	for _, r := range runs {
 		c := r.cmd
 		name := c.Name()
-		if downloaders[name] {
+		if slices.Contains(downloaders, name) {
 			downloads[c.Pipeline] = true
 			for _, f := range downloadedFiles(c) {
 				saved[strings.TrimPrefix(f, "./")] = true
@@ -100,7 +101,7 @@ func pipeShell(ev *event.Event) string {
 			}
 			continue
 		}
-		if !interpreters[name] && !(name == "source" || name == ".") {
+		if !slices.Contains(interpreters, name) && !(name == "source" || name == ".") {
 			// ./x.sh after the download of x.sh
 			if len(c.Args) > 0 && saved[strings.TrimPrefix(c.Args[0], "./")] {
 				return show(c.Args) + " runs " + c.Args[0] + ", downloaded just before"
@@ -127,9 +128,9 @@ func runsOutput(parent, child shellcmd.Command) string {
 	switch {
 	case child.InArg == 0 && (via == "$()" || via == "``"):
 		return "the output of " + show(child.Args) + " is run as a command"
-	case via == "<()" && (interpreters[pname] || pname == "source" || pname == "."):
+	case via == "<()" && (slices.Contains(interpreters, pname) || pname == "source" || pname == "."):
 		return show(parent.Args) + " runs a script read from a download"
-	case child.InArg > 0 && interpreters[pname] && codeFlags[parent.Args[child.InArg-1]]:
+	case child.InArg > 0 && slices.Contains(interpreters, pname) && slices.Contains(codeFlags, parent.Args[child.InArg-1]):
 		return show(parent.Args) + " runs code downloaded by " + show(child.Args)
 	}
 	return ""
@@ -235,7 +236,7 @@ func urlInstall(ev *event.Event, allow []string) string {
 	for _, r := range runs {
 		c := r.cmd
 		name := c.Name()
-		if downloaders[name] {
+		if slices.Contains(downloaders, name) {
 			for _, f := range downloadedFiles(c) {
 				saved[strings.TrimPrefix(f, "./")] = true
 			}

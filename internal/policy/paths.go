@@ -283,16 +283,22 @@ func filePaths(ev *event.Event) []string {
 	return out
 }
 
-// writers are the shell commands whose operands (all, or the last) are
-// files they write, move or delete.
-var writers = map[string]string{
-	"rm": "all", "rmdir": "all", "unlink": "all", "shred": "all", "touch": "all", "mkdir": "all",
-	"tee": "all", "truncate": "all", "mv": "all",
-	"cp": "last", "install": "last", "ln": "last", "rsync": "last", "scp": "last",
+// writer says whether a shell command writes, moves or deletes files:
+// "all" of its operands, the "last", or "" (not a writer). A switch, not
+// a map: a map literal is built when the process starts, which every hook
+// call is.
+func writer(name string) string {
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "touch", "mkdir", "tee", "truncate", "mv":
+		return "all"
+	case "cp", "install", "ln", "rsync", "scp":
+		return "last"
+	}
+	return ""
 }
 
 // writes lists the files a simple command writes, as written: redirection
-// targets (not file descriptors), dd's of=, and the operands of writers.
+// targets (not file descriptors), dd's of=, and the operands of writers (writer).
 func writes(c shellcmd.Command) []string {
 	var out []string
 	for _, r := range c.Redirects {
@@ -310,7 +316,7 @@ func writes(c shellcmd.Command) []string {
 		}
 		return out
 	}
-	mode := writers[name]
+	mode := writer(name)
 	if mode == "" || len(c.Args) < 2 {
 		return out
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -138,8 +139,8 @@ func mayBeSecret(w string, files, allow globs) bool {
 
 // noContent are commands whose arguments are text, not files, or that
 // touch a file without reading or writing what is in it.
-var noContent = map[string]bool{"echo": true, "printf": true, "source": true, ".": true,
-	"ls": true, "stat": true, "test": true, "[": true, "chmod": true, "chown": true, "rm": true, "file": true}
+var noContent = []string{"echo", "printf", "source", ".",
+	"ls", "stat", "test", "[", "chmod", "chown", "rm", "file"}
 
 func secretFile(ev *event.Event, files, allow globs) string {
 	if ev.Tool == nil {
@@ -160,7 +161,7 @@ func secretFile(ev *event.Event, files, allow globs) string {
 		c := r.cmd
 		name := c.Name()
 		var words []string
-		if !noContent[name] && len(c.Args) > 1 {
+		if !slices.Contains(noContent, name) && len(c.Args) > 1 {
 			words = append(words, c.Args[1:]...)
 		}
 		if name == "git" {
@@ -190,7 +191,7 @@ func secretFile(ev *event.Event, files, allow globs) string {
 
 // configFiles are package managers' settings: secret only when they hold
 // a credential, which most do not (a registry URL, a proxy).
-var configFiles = map[string]bool{".npmrc": true, ".pypirc": true, ".yarnrc.yml": true}
+var configFiles = []string{".npmrc", ".pypirc", ".yarnrc.yml"}
 
 // credentialKeys name a credential in those files, lowercased.
 var credentialKeys = []string{"_authtoken", "_auth", "_password", "password", "npmauthtoken", "token"}
@@ -201,7 +202,7 @@ var credentialKeys = []string{"_authtoken", "_auth", "_password", "password", "n
 // that cannot be read (~/.npmrc: the home folder is not known here)
 // counts as holding one.
 func tokens(p, cwd string, input []byte) bool {
-	if !configFiles[baseName(p)] {
+	if !slices.Contains(configFiles, baseName(p)) {
 		return true
 	}
 	var texts []string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -32,5 +33,9 @@ func File(path string, st fs.FileInfo) error {
 
 func mine(st fs.FileInfo) bool {
 	sys, ok := st.Sys().(*syscall.Stat_t)
-	return ok && int(sys.Uid) == os.Getuid() && st.Mode().Perm()&0o022 == 0
+	return ok && int(sys.Uid) == uid() && st.Mode().Perm()&0o022 == 0
 }
+
+// uid is this process's user, asked once: every call checks a few of its
+// folders and files, each a system call more.
+var uid = sync.OnceValue(os.Getuid)

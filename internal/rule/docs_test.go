@@ -15,13 +15,9 @@ import (
 // is compiled as it is written (its // lines are comments of the
 // language) and evaluated on every call its comments name.
 func TestDocExamples(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/rules.md")
-	require.NoError(t, err)
-	blocks := regexp.MustCompile("(?s)```rule\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
-	require.NotEmpty(t, blocks)
+	blocks := docExamples(t)
 	cases := 0
-	for _, b := range blocks {
-		src := b[1]
+	for _, src := range blocks {
 		r, err := Compile(src)
 		require.NoError(t, err, src)
 		for _, line := range strings.Split(src, "\n") {
@@ -37,6 +33,18 @@ func TestDocExamples(t *testing.T) {
 		}
 	}
 	assert.Greater(t, cases, 2*len(blocks), "every example has calls it is true and false for")
+}
+
+// docExamples are the expressions of the ```rule blocks of docs/rules.md.
+func docExamples(t *testing.T) []string {
+	doc, err := os.ReadFile("../../docs/rules.md")
+	require.NoError(t, err)
+	var out []string
+	for _, b := range regexp.MustCompile("(?s)```rule\n(.*?)```").FindAllStringSubmatch(string(doc), -1) {
+		out = append(out, b[1])
+	}
+	require.NotEmpty(t, out)
+	return out
 }
 
 // docEvent builds the event an example names: "shell: CMD", "read: PATH",

@@ -1,12 +1,12 @@
 package rule
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/tidwall/gjson"
 )
 
 // Env is what an expression sees: the canonical event, under the names of
@@ -81,10 +81,14 @@ func NewEnv(ev *event.Event) *Env {
 	e.Command, e.FilePath, e.RawInput = t.Command, t.FilePath, t.Input
 	if len(t.Input) > 0 {
 		// A malformed input leaves the map empty: the event's other fields
-		// still decide.
-		_ = json.Unmarshal(t.Input, &e.Input)
-		if e.Input == nil {
-			e.Input = map[string]any{}
+		// still decide. Decoded as encoding/json would into a map (numbers
+		// as float64), by gjson, which the call has used already: the
+		// first use of encoding/json's decoder in a process costs a rule
+		// call more than its rules.
+		if gjson.ValidBytes(t.Input) {
+			if m, ok := value(gjson.ParseBytes(t.Input)).(map[string]any); ok {
+				e.Input = m
+			}
 		}
 	}
 	if t.Command != "" {
@@ -142,6 +146,29 @@ func (e *Env) inputPaths() []string {
 // struct: expr compiles a name looked up in a map to a string constant,
 // and a struct field to a descriptor it formats with fmt to index it,
 // which cost a fifth of compiling a typical rule.
+// value is r as encoding/json decodes JSON into an any: a key given twice
+// has its last value, as JSON.parse gives it to the tool (gjson's own
+// Value keeps the first).
+func value(r gjson.Result) any {
+	switch {
+	case r.IsObject():
+		m := map[string]any{}
+		r.ForEach(func(k, v gjson.Result) bool {
+			m[k.Str] = value(v)
+			return true
+		})
+		return m
+	case r.IsArray():
+		a := []any{}
+		r.ForEach(func(_, v gjson.Result) bool {
+			a = append(a, value(v))
+			return true
+		})
+		return a
+	}
+	return r.Value()
+}
+
 func (e *Env) vars() map[string]any {
 	e.once.Do(func() {
 		e.m = map[string]any{

@@ -1,12 +1,15 @@
 package rule
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // FuzzRule: any expression compiles or fails with an *Error at an offset
 // inside it, and one that compiles evaluates on any command line without
-// a panic.
+// a panic, and its program, if the cache keeps it, is rebuilt the same.
 func FuzzRule(f *testing.F) {
 	for _, s := range []string{
 		`any(commands, .name == "rm" && "r" in .flags && "/" in .operands)`,
@@ -29,6 +32,27 @@ func FuzzRule(f *testing.F) {
 			}
 			return
 		}
-		_, _ = r.Match(NewEnv(shellEvent(line)))
+		m, err := r.Match(NewEnv(shellEvent(line)))
+		p, perr := r.program()
+		if perr != nil {
+			return
+		}
+		enc, ok := encodeProgram(p)
+		if !ok {
+			return
+		}
+		p2 := decodeProgram(src, gjson.Parse(string(enc)))
+		if p2 == nil {
+			t.Fatalf("%q: %s does not decode", src, enc)
+		}
+		if p.Disassemble() != p2.Disassemble() {
+			t.Fatalf("%q: rebuilt as\n%s\nnot\n%s", src, p2.Disassemble(), p.Disassemble())
+		}
+		r2 := &Rule{Source: src, prog: p2}
+		r2.once.Do(func() {})
+		m2, err2 := r2.Match(NewEnv(shellEvent(line)))
+		if m != m2 || fmt.Sprint(err) != fmt.Sprint(err2) {
+			t.Fatalf("%q on %q: rebuilt gives %v %v, not %v %v", src, line, m2, err2, m, err)
+		}
 	})
 }

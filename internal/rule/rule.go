@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
-	"regexp"
+	"regexp/syntax"
 	"sync"
 
 	"github.com/expr-lang/expr"
@@ -51,6 +51,24 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
+// funcs are the functions expressions may call besides expr's builtins.
+// A program read from the cache finds its functions here by name.
+var funcs = []struct {
+	name string
+	fn   func(args ...any) (any, error)
+	typ  any
+}{
+	{"glob", func(args ...any) (any, error) {
+		return Glob(args[0].(string), args[1].(string)), nil
+	}, new(func(string, string) bool)},
+	{matchRE, func(args ...any) (any, error) {
+		return args[1].(*lazyRE).match(args[0].(string)), nil
+	}, new(func(string, *lazyRE) bool)},
+	{"base", func(args ...any) (any, error) {
+		return path.Base(args[0].(string)), nil
+	}, new(func(string) string)},
+}
+
 // config is the compiler's configuration, built once per process: building
 // it reflects over Env and copies expr's table of builtins, which cost as
 // much as compiling a rule (measured: a third of expr.Compile's time).
@@ -59,19 +77,11 @@ var config = sync.OnceValue(func() *conf.Config {
 	zero := &Env{Input: map[string]any{}, Paths: []string{}, Commands: []Command{}}
 	zero.Runs = zero.runs
 	c := conf.CreateNew()
-	for _, o := range []expr.Option{
-		expr.Env(zero.vars()),
-		expr.AsBool(),
-		expr.Function("glob", func(args ...any) (any, error) {
-			return Glob(args[0].(string), args[1].(string)), nil
-		}, new(func(string, string) bool)),
-		expr.Function(matchRE, func(args ...any) (any, error) {
-			return args[1].(*regexp.Regexp).MatchString(args[0].(string)), nil
-		}, new(func(string, *regexp.Regexp) bool)),
-		expr.Function("base", func(args ...any) (any, error) {
-			return path.Base(args[0].(string)), nil
-		}, new(func(string) string)),
-	} {
+	opts := []expr.Option{expr.Env(zero.vars()), expr.AsBool()}
+	for _, f := range funcs {
+		opts = append(opts, expr.Function(f.name, f.fn, f.typ))
+	}
+	for _, o := range opts {
 		o(c)
 	}
 	c.Check()
@@ -93,9 +103,9 @@ func Compile(src string) (r *Rule, err error) {
 	if err != nil {
 		return nil, exprError(err)
 	}
-	// Constants first: a regular expression is compiled here, once (expr
-	// would compile it twice, to check it and again in the program), and
-	// a glob pattern is checked.
+	// Constants first: a regular expression and a glob pattern are
+	// checked here; the regular expression is compiled when a call first
+	// reaches it (lazyRE).
 	v := &constants{}
 	ast.Walk(&tree.Node, v)
 	if v.err != nil {
@@ -133,9 +143,9 @@ func exprError(err error) error {
 	return &Error{Msg: err.Error()}
 }
 
-// constants compiles the constant regular expressions of `s matches "re"`
-// into a call of matchRE with the compiled expression, and checks constant
-// glob patterns.
+// constants turns `s matches "re"` with a constant "re" into a call of
+// matchRE with a *lazyRE, after checking the expression, and checks
+// constant glob patterns.
 type constants struct{ err error }
 
 func (v *constants) Visit(n *ast.Node) {
@@ -148,11 +158,14 @@ func (v *constants) Visit(n *ast.Node) {
 		if !ok || node.Operator != "matches" {
 			return
 		}
-		re, err := regexp.Compile(s.Value)
+		// syntax.Parse is where regexp.Compile finds every error it
+		// reports: the rest of its work never fails.
+		parsed, err := syntax.Parse(s.Value, syntax.Perl)
 		if err != nil {
 			v.err = &Error{Offset: s.Location().From, Msg: fmt.Sprintf("regular expression %q: %v", s.Value, err)}
 			return
 		}
+		re := newLazyRE(s.Value, parsed)
 		re1 := &ast.ConstantNode{Value: re}
 		re1.SetLocation(s.Location())
 		call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: matchRE}, Arguments: []ast.Node{node.Left, re1}}

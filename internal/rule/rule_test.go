@@ -1,6 +1,7 @@
 package rule
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -32,10 +33,15 @@ func quote(s string) string {
 	return string(append(b, '"'))
 }
 
-func TestMatch(t *testing.T) {
+// matchCases are expressions with a call each is true or false for.
+var matchCases = func() []struct {
+	expr string
+	ev   *event.Event
+	want bool
+} {
 	prompt := "here is my key AKIAABCDEFGHIJKLMNOP, deploy"
 	promptEv := &event.Event{Name: event.BeforePrompt, Provider: "codex", Prompt: &prompt}
-	for _, c := range []struct {
+	return []struct {
 		expr string
 		ev   *event.Event
 		want bool
@@ -68,7 +74,11 @@ func TestMatch(t *testing.T) {
 		{`prompt matches "AKIA[0-9A-Z]{16}"`, shellEvent("x"), false},
 		{`event == "before_prompt" && tool == ""`, promptEv, true},
 		{`len(paths) == 0 && len(input) == 0`, promptEv, true},
-	} {
+	}
+}()
+
+func TestMatch(t *testing.T) {
+	for _, c := range matchCases {
 		r, err := Compile(c.expr)
 		require.NoError(t, err, c.expr)
 		got, err := r.Match(NewEnv(c.ev))
@@ -160,4 +170,26 @@ func TestMemoryBudget(t *testing.T) {
 	_, err = r.Match(NewEnv(shellEvent("ls")))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "memory budget exceeded")
+}
+
+// The tool input an expression sees as input is what encoding/json makes
+// of it.
+func TestInputDecodedAsEncodingJSON(t *testing.T) {
+	for _, in := range []string{
+		`{"command":"ls","timeout":600000,"n":1.5e3,"neg":-0.25,"big":12345678901234567890}`,
+		`{"a":{"b":[1,"x",true,null,{"c":"\u00e9\n\"q\""}]},"e":[],"o":{}}`,
+		`{"dup":1,"dup":2}`,
+		`{ "spaced" : [ 1 , 2 ] }`,
+	} {
+		var want map[string]any
+		require.NoError(t, json.Unmarshal([]byte(in), &want))
+		ev := shellEvent("ls")
+		ev.Tool.Input = []byte(in)
+		assert.Equal(t, want, NewEnv(ev).Input, in)
+	}
+	for _, bad := range []string{`{"a":`, `[1,2]`, `"s"`, `nope`} {
+		ev := shellEvent("ls")
+		ev.Tool.Input = []byte(bad)
+		assert.Equal(t, map[string]any{}, NewEnv(ev).Input, bad)
+	}
 }

@@ -10,9 +10,12 @@ import (
 var shell = []string{"/bin/sh", "-c"}
 
 // setGroup puts the handler in a process group of its own and makes the
-// context's cancellation kill the whole group, children included.
+// context's cancellation kill the whole group, children included. Should
+// hookshim end before it can do so, the handler itself is killed where
+// the system allows (deathSignal).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	deathSignal(cmd.SysProcAttr)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil

@@ -99,8 +99,9 @@ func (r *Runner) RunJobs(ctx context.Context, jobs []Job) []Result {
 	// A tool that gives up on the call (SIGTERM, or SIGINT from a
 	// terminal) stops hookshim, and with it every handler group it waits
 	// for: handlers are in groups of their own, out of reach of the
-	// signals sent to hookshim's. The watch is set up once the last
-	// handler has started (see watch), and only when handlers run.
+	// signals sent to hookshim's. The watch is armed once the last
+	// handler has started, and set up when they outlast watchDelay (see
+	// watch).
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &watch{cancel: cancel}
@@ -121,11 +122,11 @@ func (r *Runner) RunJobs(ctx context.Context, jobs []Job) []Result {
 		}
 	}
 	if last >= 0 {
-		results[last] = r.runOne(ctx, jobs[last], w.start)
+		results[last] = r.runOne(ctx, jobs[last], w.arm)
 		if others > 0 {
 			// Should the last handler not have started, the others are
-			// watched all the same (start does nothing the second time).
-			w.start()
+			// watched all the same (arm does nothing the second time).
+			w.arm()
 		}
 	}
 	wg.Wait()
@@ -270,23 +271,45 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
 // action. A signal hookshim was started ignoring (nohup, a background job)
 // stays ignored.
 //
-// start is called on the goroutine that runs the last handler, once that
-// handler has started, and sets the watch up right there: the first
-// signal.Notify of a process starts the runtime's signal threads and waits
-// for them, which then overlaps the handler's own start instead of
-// competing with it for the CPUs (set up on a goroutine of its own while
-// the handler started, the call took some 0.03 ms longer). The price is a
-// window, while the last handler is being started and for the tens of µs
-// Notify takes, in which a signal has its default action. stop ends the watch on its own goroutine: signal.Stop
-// waits for the signal loop to be idle, which the answer need not wait for
-// (a signal then is swallowed, while hookshim is answering anyway).
+// The watch is armed once the last handler has started, and set up only
+// when the handlers are still running watchDelay later. Setting it up is
+// the costliest part of running a quick handler: the first signal.Notify
+// of a process starts the runtime's signal loop on a thread of its own
+// (measured: 0.08 ms of a 2.6 ms call that runs one compiled handler),
+// while a tool gives up on a call after seconds, not milliseconds.
+// Before the watch is up a signal has its default action: hookshim ends,
+// and the handler it started is killed by the kernel (SIGKILL as its
+// parent's death signal, on Linux; proc_linux.go), though not the children
+// that handler started. stop ends the watch on its own goroutine:
+// signal.Stop waits for the signal loop to be idle, which the answer need
+// not wait for (a signal then is swallowed, while hookshim is answering
+// anyway).
 type watch struct {
 	cancel context.CancelCauseFunc
-	done   chan struct{} // nil until start
+
+	mu      sync.Mutex
+	timer   *time.Timer   // armed, nil until then
+	done    chan struct{} // set up, nil until then
+	stopped bool
 }
 
+// watchDelay is how long handlers run before the watch is set up.
+const watchDelay = 5 * time.Millisecond
+
+// arm sets the watch up after watchDelay, unless it is stopped first.
+func (w *watch) arm() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer == nil && !w.stopped {
+		w.timer = time.AfterFunc(watchDelay, w.start)
+	}
+}
+
+// start sets the watch up now.
 func (w *watch) start() {
-	if w.done != nil {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done != nil || w.stopped {
 		return
 	}
 	w.done = make(chan struct{})
@@ -301,17 +324,24 @@ func (w *watch) start() {
 	}
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, sigs...)
+	done := w.done
 	go func() {
 		defer signal.Stop(ch)
 		select {
 		case s := <-ch:
 			w.cancel(fmt.Errorf("%v signal received", s))
-		case <-w.done:
+		case <-done:
 		}
 	}()
 }
 
 func (w *watch) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
 	if w.done != nil {
 		close(w.done)
 	}

@@ -30,6 +30,7 @@
 package shellcmd
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -390,16 +391,15 @@ func (w *walker) finish(cur *pending, sc scope, pipe int) {
 }
 
 // shells are the programs whose -c argument is a script.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
-	"fish": true,
+var shells = []string{
+	"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash",
+	"fish",
 }
 
 // keywords start a command without being one.
-var keywords = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "do": true, "while": true,
-	"until": true, "!": true, "{": true, "}": true, "fi": true, "done": true,
-}
+var keywords = []string{
+	"if", "then", "else", "elif", "do", "while",
+	"until", "!", "{", "}", "fi", "done"}
 
 // command unwraps the wrappers in front of words and records what is left.
 func (w *walker) command(words []word, redirects []Redirect, dropped []word, sc scope, pipe int) {
@@ -415,7 +415,7 @@ func (w *walker) command(words []word, redirects []Redirect, dropped []word, sc 
 			dropped = append(dropped, words[0])
 			words = words[1:]
 			continue
-		case keywords[words[0].text]:
+		case slices.Contains(keywords, words[0].text):
 			words = words[1:]
 			continue
 		}
@@ -443,7 +443,7 @@ func (w *walker) command(words []word, redirects []Redirect, dropped []word, sc 
 				}
 			}
 		case "nice", "ionice", "nohup", "time", "timeout", "stdbuf", "exec", "builtin":
-			rest, _ = options(words[1:], wrapperArgs[name], "", "")
+			rest, _ = options(words[1:], wrapperArgs(name), "", "")
 			if name == "timeout" && len(rest) > 0 {
 				rest = rest[1:] // the duration
 			}
@@ -465,7 +465,7 @@ func (w *walker) command(words []word, redirects []Redirect, dropped []word, sc 
 			w.line(strings.Join(texts, " "), w.nest(sc, via, sudo, "eval"))
 			return
 		}
-		if shells[name] {
+		if slices.Contains(shells, name) {
 			if script, ok := shellScript(words[1:]); ok {
 				// Substitutions in the script are found when it is read;
 				// a double-quoted one runs before the shell starts, a
@@ -634,25 +634,37 @@ func shellScript(args []word) (string, bool) {
 
 // Options of the wrappers that take an argument.
 var (
-	sudoArgs = map[string]bool{"-u": true, "-g": true, "-C": true, "-D": true, "-p": true, "-r": true,
-		"-t": true, "-T": true, "-U": true, "-a": true, "--user": true, "--group": true,
-		"--close-from": true, "--chdir": true, "--prompt": true, "--role": true, "--type": true,
-		"--command-timeout": true, "--other-user": true, "--host": true}
-	envArgs     = map[string]bool{"-u": true, "-C": true, "-S": true, "--unset": true, "--chdir": true, "--split-string": true}
-	xargsArgs   = map[string]bool{"-a": true, "-d": true, "-E": true, "-I": true, "-L": true, "-n": true, "-P": true, "-s": true, "--arg-file": true, "--delimiter": true, "--max-args": true, "--max-procs": true, "--max-chars": true, "--max-lines": true, "--replace": false, "--process-slot-var": true}
-	wrapperArgs = map[string]map[string]bool{
-		"nice":    {"-n": true, "--adjustment": true},
-		"ionice":  {"-c": true, "-n": true, "-p": true, "--class": true, "--classdata": true},
-		"timeout": {"-s": true, "-k": true, "--signal": true, "--kill-after": true},
-		"stdbuf":  {"-i": true, "-o": true, "-e": true},
-		"exec":    {"-a": true},
-	}
+	sudoArgs = []string{"-u", "-g", "-C", "-D", "-p", "-r",
+		"-t", "-T", "-U", "-a", "--user", "--group",
+		"--close-from", "--chdir", "--prompt", "--role", "--type",
+		"--command-timeout", "--other-user", "--host"}
+	envArgs   = []string{"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}
+	xargsArgs = []string{"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--process-slot-var"}
 )
+
+// wrapperArgs are the options of a wrapper that take an argument. Lists
+// and a switch, not maps: a map literal is built when the process starts,
+// which every hook call is, rules or not.
+func wrapperArgs(name string) []string {
+	switch name {
+	case "nice":
+		return []string{"-n", "--adjustment"}
+	case "ionice":
+		return []string{"-c", "-n", "-p", "--class", "--classdata"}
+	case "timeout":
+		return []string{"-s", "-k", "--signal", "--kill-after"}
+	case "stdbuf":
+		return []string{"-i", "-o", "-e"}
+	case "exec":
+		return []string{"-a"}
+	}
+	return nil
+}
 
 // options skips the options in front of a wrapped command: those named in
 // withArg take the next word. It returns the words from the command on,
 // and the value of the option named short or long, if given.
-func options(args []word, withArg map[string]bool, short, long string) ([]word, string) {
+func options(args []word, withArg []string, short, long string) ([]word, string) {
 	var value string
 	for i := 0; i < len(args); i++ {
 		a := args[i].text
@@ -664,7 +676,7 @@ func options(args []word, withArg map[string]bool, short, long string) ([]word, 
 		}
 		name, v, eq := strings.Cut(a, "=")
 		if strings.HasPrefix(a, "--") {
-			if !eq && withArg[name] && i+1 < len(args) {
+			if !eq && slices.Contains(withArg, name) && i+1 < len(args) {
 				i++
 				v = args[i].text
 			}
@@ -677,7 +689,7 @@ func options(args []word, withArg map[string]bool, short, long string) ([]word, 
 		// argument takes the rest of the word or the next word.
 		for j := 1; j < len(a); j++ {
 			o := "-" + a[j:j+1]
-			if !withArg[o] {
+			if !slices.Contains(withArg, o) {
 				continue
 			}
 			v = a[j+1:]

@@ -16,11 +16,27 @@ func Quote(s string) []byte { return AppendQuote(make([]byte, 0, len(s)+2), s) }
 
 const hex = "0123456789abcdef"
 
+// plain are the bytes written as they are: printable ASCII but the quote
+// and the backslash. A table, as encoding/json keeps one: most text is
+// plain, and every byte of every answer and log record is looked up.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // AppendQuote appends s, quoted as Quote does, to dst.
 func AppendQuote(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		if b := s[i]; b < utf8.RuneSelf {
 			if b >= 0x20 && b != '"' && b != '\\' {
 				i++
@@ -143,6 +159,40 @@ func (o *Object) Nest(k string, fill func(*Object)) *Object {
 		inner.b = append(inner.b, '{')
 	}
 	o.b = append(inner.b, '}')
+	return o
+}
+
+// NestList adds an array of n objects that item writes in place, in this
+// object's buffer, as Nest does one. item must not use o.
+func (o *Object) NestList(k string, n int, item func(i int, o *Object)) *Object {
+	o.key(k)
+	o.b = append(o.b, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		inner := Object{b: o.b, base: len(o.b), refs: o.refs}
+		item(i, &inner)
+		if len(inner.b) == inner.base {
+			inner.b = append(inner.b, '{')
+		}
+		o.b = append(inner.b, '}')
+	}
+	o.b = append(o.b, ']')
+	return o
+}
+
+// Strs adds an array of strings.
+func (o *Object) Strs(k string, v []string) *Object {
+	o.key(k)
+	o.b = append(o.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = AppendQuote(o.b, s)
+	}
+	o.b = append(o.b, ']')
 	return o
 }
 

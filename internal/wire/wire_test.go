@@ -69,6 +69,21 @@ func TestObjectNest(t *testing.T) {
 	require.Equal(t, 0, (&Object{}).Len())
 }
 
+// NestList writes an array of objects in place; Strs an array of strings.
+func TestObjectNestList(t *testing.T) {
+	o := &Object{}
+	o.Str("a", "1")
+	o.NestList("l", 3, func(i int, n *Object) {
+		if i != 1 {
+			n.Str("i", string(rune('0'+i)))
+		}
+	})
+	o.NestList("none", 0, func(int, *Object) {})
+	o.Strs("s", []string{"x", "\"q\""})
+	o.Strs("empty", nil)
+	require.Equal(t, `{"a":"1","l":[{"i":"0"},{},{"i":"2"}],"none":[],"s":["x","\"q\""],"empty":[]}`, string(o.Close()))
+}
+
 // With KeepRefs a large value is not copied: it stands alone among the
 // pieces, which together are the object Raw would have written.
 func TestObjectKeepRefs(t *testing.T) {

@@ -1,0 +1,6 @@
+//go:build expr_debug
+// +build expr_debug
+
+package vm
+
+const debug = true
