@@ -63,11 +63,11 @@ func TestParseExtendsErrors(t *testing.T) {
 }
 
 func TestParseRemote(t *testing.T) {
-	f, err := ParseRemote("https://example.com/t.json", "/p", []byte(`{"spec": "hooks/0.1", "hooks": [
+	_, err := ParseRemote("https://example.com/t.json", "/p", []byte(`{"spec": "hooks/0.1", "hooks": [
   {"event": "before_tool_execute", "handler": {"command": "./x.sh", "cwd": "sub"}}, {"bad": 1}]}`))
 	require.Error(t, err)
 	require.Equal(t, `https://example.com/t.json:2:85: hook 2 has neither "handler" nor "command"`, err.Error())
-	f, err = ParseRemote("https://example.com/t.json", "/p", []byte(`{"spec": "hooks/0.1", "hooks": [
+	f, err := ParseRemote("https://example.com/t.json", "/p", []byte(`{"spec": "hooks/0.1", "hooks": [
   {"event": "before_tool_execute", "handler": {"command": "./x.sh", "cwd": "sub"}}]}`))
 	require.NoError(t, err)
 	require.Equal(t, "/p/sub", f.Hooks[0].Dir)

@@ -161,5 +161,4 @@ func strList(v []string) []byte {
 	return append(b, ']')
 }
 
-
 func num(f float64) []byte { return strconv.AppendFloat(nil, f, 'f', -1, 64) }

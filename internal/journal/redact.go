@@ -230,7 +230,7 @@ func token(w []byte) bool {
 			continue
 		}
 		rest := w[len(p.p):]
-		if p.digit && bytes.IndexAny(rest, "0123456789") < 0 {
+		if p.digit && !bytes.ContainsAny(rest, "0123456789") {
 			continue
 		}
 		if p.p == "eyJ" && bytes.Count(w, []byte{'.'}) != 2 {

@@ -122,7 +122,7 @@ func TestPostRedirects(t *testing.T) {
 		return s
 	}
 	// 307 and 308 to the same host keep method and body: followed.
-	for _, code := range []int{307, 308} {
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		out, err := post(t, &config.Call{URL: same(code).URL + "/moved"})
 		require.NoError(t, err)
 		require.JSONEq(t, `{"reason":"POST followed"}`, string(out))
@@ -132,7 +132,7 @@ func TestPostRedirects(t *testing.T) {
 	require.ErrorContains(t, err, "answered 302 Found, a redirect to")
 	// Another host (localhost is not 127.0.0.1's host:port): not followed.
 	other := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, strings.Replace(target.URL, "127.0.0.1", "localhost", 1), 307)
+		http.Redirect(w, r, strings.Replace(target.URL, "127.0.0.1", "localhost", 1), http.StatusTemporaryRedirect)
 	})
 	_, err = post(t, &config.Call{URL: other.URL})
 	require.ErrorContains(t, err, "that is not followed")
