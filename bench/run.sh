@@ -3,7 +3,7 @@
 # with hyperfine against the floor of any Go hook (a program that reads its
 # stdin and prints {}), and against the jq and Node hooks people write today.
 #
-#   bench/run.sh          full run (make bench), about 5 minutes on 2 CPUs:
+#   bench/run.sh          full run (make bench), about a minute on 2 CPUs:
 #                         checks the budget (docs/performance.md), prints
 #                         pass or FAIL for each of its five ratios and
 #                         exits 1 when one is missed
