@@ -37,13 +37,11 @@ func cacheExprs(t *testing.T) []string {
 	for _, s := range docExamples(t) {
 		add(s)
 	}
+	for _, s := range ruleSeeds {
+		add(s)
+	}
 	for _, s := range []string{
-		// FuzzRule's seeds and TestMemoryBudget's.
-		`any(commands, .name == "rm" && "r" in .flags && "/" in .operands)`,
-		"command matches `rm\\s+-rf`",
-		`glob(path, "src/**/*.go") || runs("git", "push", "--force")`,
-		`input.timeout > 1 && len(paths) == 0`,
-		`filter(commands, len(.via) > 0)[0].name == "x"`,
+		// TestMemoryBudget's.
 		`len(1..2000000) > 0`,
 		// Constants of other kinds: floats, variables, builtins called
 		// through a function or a safe function, the error of reduce,
