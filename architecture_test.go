@@ -83,8 +83,8 @@ func TestArchitecture(t *testing.T) {
 				continue // the embedded sample payloads
 			}
 			rel, ours := strings.CutPrefix(imp, module)
-			if !ours {
-				continue
+			if !ours || strings.HasPrefix(rel, "third_party/") {
+				continue // a module of someone else's (third_party: a copy of one)
 			}
 			if dir == "internal/cli" {
 				assert.NotEqual(t, "cmd/hookshim", rel)
@@ -152,4 +152,19 @@ func providerFile(p *provider.Provider) string {
 		id = strings.ReplaceAll(id, cut, "")
 	}
 	return id + ".go"
+}
+
+// TestGoInstallable: `go install github.com/hookshim/hookshim/cmd/hookshim@latest`
+// (the README's install line) refuses a module whose go.mod replaces or
+// excludes another; third_party/expr is therefore a copy inside this module,
+// not a replace of expr's.
+func TestGoInstallable(t *testing.T) {
+	mod, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(mod), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "replace" || f[0] == "exclude") {
+			t.Errorf("go.mod: %q: go install …@version would refuse this module", line)
+		}
+	}
 }

@@ -20,11 +20,11 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/vm"
-	"github.com/expr-lang/expr/vm/runtime"
 	"github.com/hookshim/hookshim/internal/private"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/vm"
+	"github.com/hookshim/hookshim/third_party/expr/vm/runtime"
 	"github.com/tidwall/gjson"
 )
 
@@ -43,7 +43,8 @@ const maxCached = 512
 // every call.
 const maxCacheFile = 16 << 20
 
-// exprModule is the module whose bytecode the cache keeps.
+// exprModule is the module whose bytecode the cache keeps (a copy of its
+// release in third_party/expr).
 const exprModule = "github.com/expr-lang/expr"
 
 // Cache keeps compiled programs between processes, keyed by expression
@@ -441,9 +442,8 @@ func marshal(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// exprVersion is the version of exprModule go.mod requires
-// (TestExprVersion keeps the two in step; third_party/expr is that
-// release with its tables built on first use).
+// exprVersion is the release of exprModule third_party/expr holds, with
+// its tables built on first use (TestExprVersion keeps the two in step).
 const exprVersion = "v1.17.8"
 
 // cacheVersion is what a cache file must record to be read: the format,

@@ -19,14 +19,14 @@ import (
 	"regexp/syntax"
 	"sync"
 
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/checker"
-	"github.com/expr-lang/expr/compiler"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/parser"
-	"github.com/expr-lang/expr/vm"
+	"github.com/hookshim/hookshim/third_party/expr"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/checker"
+	"github.com/hookshim/hookshim/third_party/expr/compiler"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/parser"
+	"github.com/hookshim/hookshim/third_party/expr/vm"
 )
 
 // Rule is one checked expression. It is compiled to a program on its

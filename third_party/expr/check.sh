@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# Checks that this copy of expr is the release named in the root go.mod
-# with lazy-init.patch applied and nothing else: every file here is the
-# release's file, and their differences (white space aside: gofmt indents
-# the tables that moved into functions) are exactly the patch.
+# Checks that this copy of expr is the release named in VERSION with
+# lazy-init.patch applied and nothing else: every file here is the
+# release's file, with its import paths moved under this folder and a
+# first line "//go:build go1.18" (the language version of the release's
+# go.mod, which the files keep inside this module), and their differences
+# (white space aside: gofmt indents the tables that moved into functions)
+# are exactly the patch.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-version=$(cd "$root" && go list -m -f '{{.Version}}' github.com/expr-lang/expr)
-upstream=$(cd "$(mktemp -d)" && GOFLAGS=-mod=mod go mod download -json "github.com/expr-lang/expr@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+version=$(cat "$here/VERSION")
+module=github.com/expr-lang/expr
+ours=github.com/hookshim/hookshim/third_party/expr
+upstream=$(cd "$(mktemp -d)" && GOFLAGS=-mod=mod go mod download -json "$module@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
 [ -d "$upstream" ] || { echo "check.sh: cannot download expr $version" >&2; exit 1; }
 cd "$here"
 got=$(mktemp)
-trap 'rm -f "$got"' EXIT
+moved=$(mktemp)
+mine=$(mktemp)
+trap 'rm -f "$got" "$moved" "$mine"' EXIT
 for f in $(find . -name '*.go' | sed 's|^\./||' | LC_ALL=C sort); do
 	[ -f "$upstream/$f" ] || { echo "check.sh: $f is not in expr $version" >&2; exit 1; }
-	diff -uw --label "a/$f" --label "b/$f" "$upstream/$f" "$f" >>"$got" || true
+	sed "s#\"$module#\"$ours#g" "$upstream/$f" >"$moved"
+	if [ "$(head -1 "$f")" = "//go:build go1.18" ]; then
+		tail -n +3 "$f" >"$mine"
+	else
+		cp "$f" "$mine"
+	fi
+	diff -uw --label "a/$f" --label "b/$f" "$moved" "$mine" >>"$got" || true
 done
 cmp -s LICENSE "$upstream/LICENSE" || { echo "check.sh: LICENSE differs from expr $version" >&2; exit 1; }
 if ! diff -u lazy-init.patch "$got"; then

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package expr
 
 import (
@@ -6,16 +8,16 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/checker"
-	"github.com/expr-lang/expr/compiler"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/optimizer"
-	"github.com/expr-lang/expr/parser"
-	"github.com/expr-lang/expr/patcher"
-	"github.com/expr-lang/expr/vm"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/checker"
+	"github.com/hookshim/hookshim/third_party/expr/compiler"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/optimizer"
+	"github.com/hookshim/hookshim/third_party/expr/parser"
+	"github.com/hookshim/hookshim/third_party/expr/patcher"
+	"github.com/hookshim/hookshim/third_party/expr/vm"
 )
 
 // Option for configuring config.

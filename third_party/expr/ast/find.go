@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package ast
 
 func Find(node Node, fn func(node Node) bool) Node {

@@ -1,10 +1,12 @@
+//go:build go1.18
+
 package ast
 
 import (
 	"reflect"
 
-	"github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/file"
 )
 
 var (

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package ast
 
 import (
@@ -5,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/expr-lang/expr/parser/operator"
-	"github.com/expr-lang/expr/parser/utils"
+	"github.com/hookshim/hookshim/third_party/expr/parser/operator"
+	"github.com/hookshim/hookshim/third_party/expr/parser/utils"
 )
 
 func (n *NilNode) String() string {

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package builtin
 
 import (
@@ -11,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/expr-lang/expr/internal/deref"
-	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/vm/runtime"
 )
 
 var (

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package builtin
 
 import (
@@ -7,8 +9,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr/internal/deref"
-	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/vm/runtime"
 )
 
 func Len(x any) any {

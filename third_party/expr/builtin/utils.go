@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package builtin
 
 import (
@@ -5,7 +7,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/expr-lang/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
 )
 
 var (

@@ -1,10 +1,12 @@
+//go:build go1.18
+
 package builtin
 
 import (
 	"fmt"
 	"reflect"
 
-	"github.com/expr-lang/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
 )
 
 func validateAggregateFunc(name string, args []reflect.Type) (reflect.Type, error) {

@@ -1,11 +1,13 @@
+//go:build go1.18
+
 package checker
 
 import (
 	"reflect"
 
-	"github.com/expr-lang/expr/ast"
-	. "github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/vm"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	. "github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/vm"
 )
 
 func FieldIndex(c *Cache, env Nature, node ast.Node) (bool, []int, string) {

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package compiler
 
 import (
@@ -7,15 +9,15 @@ import (
 	"regexp"
 	"runtime/debug"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/checker"
-	. "github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/parser"
-	. "github.com/expr-lang/expr/vm"
-	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/checker"
+	. "github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/parser"
+	. "github.com/hookshim/hookshim/third_party/expr/vm"
+	"github.com/hookshim/hookshim/third_party/expr/vm/runtime"
 )
 
 const (

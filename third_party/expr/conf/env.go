@@ -1,12 +1,14 @@
+//go:build go1.18
+
 package conf
 
 import (
 	"fmt"
 	"reflect"
 
-	. "github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/internal/deref"
-	"github.com/expr-lang/expr/types"
+	. "github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/types"
 )
 
 // Env returns the Nature of the given environment.

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package optimizer
 
 import (
@@ -5,8 +7,8 @@ import (
 	"reflect"
 	"strings"
 
-	. "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/file"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/file"
 )
 
 var errorType = reflect.TypeOf((*error)(nil)).Elem()

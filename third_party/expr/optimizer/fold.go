@@ -1,10 +1,12 @@
+//go:build go1.18
+
 package optimizer
 
 import (
 	"math"
 
-	. "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/file"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/file"
 )
 
 type fold struct {

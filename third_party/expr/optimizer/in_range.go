@@ -1,9 +1,11 @@
+//go:build go1.18
+
 package optimizer
 
 import (
 	"reflect"
 
-	. "github.com/expr-lang/expr/ast"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
 )
 
 type inRange struct{}

@@ -1,11 +1,13 @@
+//go:build go1.18
+
 package optimizer
 
 import (
 	"fmt"
 	"reflect"
 
-	. "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/conf"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
 )
 
 func Optimize(node *Node, config *conf.Config) error {

@@ -1,8 +1,10 @@
+//go:build go1.18
+
 package optimizer
 
 import (
-	. "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser/operator"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/parser/operator"
 )
 
 /*

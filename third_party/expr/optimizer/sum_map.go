@@ -1,7 +1,9 @@
+//go:build go1.18
+
 package optimizer
 
 import (
-	. "github.com/expr-lang/expr/ast"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
 )
 
 type sumMap struct{}

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package parser
 
 import (
@@ -9,13 +11,13 @@ import (
 	"strings"
 	"sync"
 
-	. "github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	. "github.com/expr-lang/expr/parser/lexer"
-	"github.com/expr-lang/expr/parser/operator"
-	"github.com/expr-lang/expr/parser/utils"
+	. "github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	. "github.com/hookshim/hookshim/third_party/expr/parser/lexer"
+	"github.com/hookshim/hookshim/third_party/expr/parser/operator"
+	"github.com/hookshim/hookshim/third_party/expr/parser/utils"
 )
 
 type arg byte

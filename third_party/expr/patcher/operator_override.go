@@ -1,13 +1,15 @@
+//go:build go1.18
+
 package patcher
 
 import (
 	"fmt"
 	"reflect"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
 )
 
 type OperatorOverloading struct {

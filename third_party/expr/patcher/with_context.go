@@ -1,11 +1,13 @@
+//go:build go1.18
+
 package patcher
 
 import (
 	"reflect"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/checker/nature"
-	"github.com/expr-lang/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/checker/nature"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
 )
 
 // WithContext adds WithContext.Name argument to all functions calls with a context.Context argument.

@@ -1,9 +1,11 @@
+//go:build go1.18
+
 package patcher
 
 import (
 	"time"
 
-	"github.com/expr-lang/expr/ast"
+	"github.com/hookshim/hookshim/third_party/expr/ast"
 )
 
 // WithTimezone passes Location to date() and now() functions.

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package types
 
 import (
@@ -5,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	. "github.com/expr-lang/expr/checker/nature"
+	. "github.com/hookshim/hookshim/third_party/expr/checker/nature"
 )
 
 // Type is a type that can be used to represent a value.

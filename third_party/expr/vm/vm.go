@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package vm
 
 //go:generate sh -c "go run ./func_types > ./func_types[generated].go"
@@ -10,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/internal/deref"
-	"github.com/expr-lang/expr/vm/runtime"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/conf"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/vm/runtime"
 )
 
 const maxFnArgsBuf = 256

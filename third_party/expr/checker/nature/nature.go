@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package nature
 
 import (
@@ -5,8 +7,8 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/builtin"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
 )
 
 var (

@@ -1,9 +1,11 @@
+//go:build go1.18
+
 package nature
 
 import (
 	"reflect"
 
-	"github.com/expr-lang/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
 )
 
 func fieldName(fieldName string, tag reflect.StructTag) (string, bool) {

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package ring
 
 // Ring is a very simple ring buffer implementation that uses a slice. The

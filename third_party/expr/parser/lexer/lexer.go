@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package lexer
 
 import (
@@ -6,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/internal/ring"
+	"github.com/hookshim/hookshim/third_party/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/internal/ring"
 )
 
 const ringChunkSize = 10

@@ -1,9 +1,11 @@
+//go:build go1.18
+
 package lexer
 
 import (
 	"strings"
 
-	"github.com/expr-lang/expr/parser/utils"
+	"github.com/hookshim/hookshim/third_party/expr/parser/utils"
 )
 
 type stateFn func(*Lexer) stateFn

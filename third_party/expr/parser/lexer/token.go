@@ -1,9 +1,11 @@
+//go:build go1.18
+
 package lexer
 
 import (
 	"fmt"
 
-	"github.com/expr-lang/expr/file"
+	"github.com/hookshim/hookshim/third_party/expr/file"
 )
 
 type Kind string

@@ -1,3 +1,5 @@
+//go:build go1.18
+
 package runtime
 
 //go:generate sh -c "go run ./helpers > ./helpers[generated].go"
@@ -8,7 +10,7 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/expr-lang/expr/internal/deref"
+	"github.com/hookshim/hookshim/third_party/expr/internal/deref"
 )
 
 var fieldCache sync.Map

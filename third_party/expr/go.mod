@@ -1,3 +1,0 @@
-module github.com/expr-lang/expr
-
-go 1.18
