@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/journal"
 	"github.com/hookshim/hookshim/internal/provider"
@@ -165,8 +166,19 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 }
 
 // rowFormat lays out the table in fixed columns, so that the rows
-// --follow prints one at a time line up with those above them.
-const rowFormat = "%-19s  %-8s  %-16s  %-20s  %-12s  %-8s  %-16s  %s\n"
+// --follow prints one at a time line up with those above them. A value
+// longer than its column is cut, with an ellipsis (fit): the whole of it
+// is in --json and in hookshim explain.
+const rowFormat = "%-19s  %-8s  %-20s  %-20s  %-14s  %-8s  %-20s  %s\n"
+
+// fit cuts s to n characters, the last an ellipsis when s is longer.
+func fit(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
 
 // table prints records one per line, in columns, under a header the
 // first time.
@@ -200,8 +212,9 @@ func (t *table) print(rs []*journal.Record) error {
 			decision += "!" // hookshim itself had a problem: explain says which
 		}
 		_, err := fmt.Fprintf(t.w, rowFormat,
-			e.Time.Local().Format("2006-01-02 15:04:05"), short(e.ID), tool, dash(e.Native), dash(e.NativeTool),
-			decision, dash(strings.Join(handlers, ",")), strconv.FormatFloat(e.MS, 'f', 1, 64)+"ms")
+			e.Time.Local().Format("2006-01-02 15:04:05"), short(e.ID), fit(tool, 20), fit(dash(e.Native), 20),
+			fit(dash(e.NativeTool), 14), fit(decision, 8), fit(dash(strings.Join(handlers, ",")), 20),
+			strconv.FormatFloat(e.MS, 'f', 1, 64)+"ms")
 		if err != nil {
 			return err
 		}
