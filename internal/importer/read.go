@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ type native struct {
 	entry   gjson.Result // the entry itself; nothing for a script
 	script  string       // LayoutScriptPerEvent: the command that runs the file
 	matcher string       // the native matcher, "" when none
+	off     string       // why the tool does not run it, when a setting of the file turns it off
 }
 
 // source is one file (or folder of scripts) a tool reads hooks from.
@@ -103,6 +105,7 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 			out = append(out, native{file: shown, event: e.Get(f.EventKey).String(), entry: e, matcher: matcherOf(e)})
 			return true
 		})
+		switchedOff(doc, f, out)
 		return out, true, nil
 	}
 	base.ForEach(func(k, list gjson.Result) bool {
@@ -124,7 +127,38 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 		})
 		return true
 	})
+	switchedOff(doc, f, out)
 	return out, true, nil
+}
+
+// switchedOff marks the hooks a setting of the file turns off
+// (Format.HooksEnabled, Format.HooksDisabled).
+func switchedOff(doc gjson.Result, f *provider.Format, out []native) {
+	if f.HooksEnabled != "" {
+		if en := doc.Get(f.HooksEnabled); en.Type == gjson.False {
+			for i := range out {
+				out[i].off = fmt.Sprintf("every hook of the file is off (%s is false)", f.HooksEnabled)
+			}
+			return
+		}
+	}
+	if f.HooksDisabled == "" {
+		return
+	}
+	var names []string
+	doc.Get(f.HooksDisabled).ForEach(func(_, v gjson.Result) bool {
+		names = append(names, v.String())
+		return true
+	})
+	for i, n := range out {
+		name := n.entry.Get("name").String()
+		if name == "" {
+			name = n.entry.Get("command").String()
+		}
+		if name != "" && slices.Contains(names, name) {
+			out[i].off = fmt.Sprintf("it is disabled (%s)", f.HooksDisabled)
+		}
+	}
 }
 
 func matcherOf(e gjson.Result) string {

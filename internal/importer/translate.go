@@ -105,6 +105,9 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if en := n.entry.Get("enabled"); en.Exists() && en.Type == gjson.False {
 		return e, "it is disabled", false
 	}
+	if n.off != "" {
+		return e, n.off, false
+	}
 
 	// The event.
 	spec := p.Spec(n.event)

@@ -39,7 +39,9 @@ var geminiInstall = &Install{
 }
 
 var geminiFormat = Format{
-	Layout:      LayoutGroups,
-	Entry:       `{"name": "hookshim", "type": "command", "command": {{command}}, "timeout": {{timeout}}}`,
-	TimeoutUnit: time.Millisecond,
+	Layout:        LayoutGroups,
+	Entry:         `{"name": "hookshim", "type": "command", "command": {{command}}, "timeout": {{timeout}}}`,
+	TimeoutUnit:   time.Millisecond,
+	HooksEnabled:  "hooksConfig.enabled",
+	HooksDisabled: "hooksConfig.disabled",
 }
