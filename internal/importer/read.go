@@ -105,7 +105,7 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 			out = append(out, native{file: shown, event: e.Get(f.EventKey).String(), entry: e, matcher: matcherOf(e)})
 			return true
 		})
-		switchedOff(doc, f, out)
+		switchedOff(env, p, src, doc, out)
 		return out, true, nil
 	}
 	base.ForEach(func(k, list gjson.Result) bool {
@@ -127,21 +127,26 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 		})
 		return true
 	})
-	switchedOff(doc, f, out)
+	switchedOff(env, p, src, doc, out)
 	return out, true, nil
 }
 
-// switchedOff marks the hooks a setting of the file turns off
-// (Format.HooksEnabled, Format.HooksDisabled).
-func switchedOff(doc gjson.Result, f *provider.Format, out []native) {
-	if f.HooksEnabled != "" {
-		if en := doc.Get(f.HooksEnabled); en.Type == gjson.False {
+// switchedOff marks the hooks a setting of the file turns off: one of
+// the tool's Switches (every hook of the file), or its Format's
+// HooksDisabled list.
+func switchedOff(env install.Env, p *provider.Provider, src source, doc gjson.Result, out []native) {
+	for _, sw := range p.Install.Switches {
+		if at, err := env.Path(sw.At); err != nil || at != src.path {
+			continue
+		}
+		if v := doc.Get(sw.Key); v.Exists() && v.Value() == sw.Off {
 			for i := range out {
-				out[i].off = fmt.Sprintf("every hook of the file is off (%s is false)", f.HooksEnabled)
+				out[i].off = fmt.Sprintf("every hook of the file is off (%s is %v)", sw.Key, sw.Off)
 			}
 			return
 		}
 	}
+	f := src.target.Format
 	if f.HooksDisabled == "" {
 		return
 	}

@@ -42,6 +42,5 @@ var geminiFormat = Format{
 	Layout:        LayoutGroups,
 	Entry:         `{"name": "hookshim", "type": "command", "command": {{command}}, "timeout": {{timeout}}}`,
 	TimeoutUnit:   time.Millisecond,
-	HooksEnabled:  "hooksConfig.enabled",
 	HooksDisabled: "hooksConfig.disabled",
 }

@@ -115,13 +115,12 @@ type Format struct {
 	// (Letta Code's hooks.disabled): left alone, whatever their value.
 	Settings []string
 
-	// HooksEnabled is the gjson path, in the file, of a boolean that turns
-	// every hook of the file off when false (Gemini CLI's
-	// hooksConfig.enabled); HooksDisabled the path of a list of names of
-	// hooks that are off (hooksConfig.disabled), a hook's name being its
-	// "name", else its command, as the tool names it. Import leaves such
-	// hooks out, saying why.
-	HooksEnabled, HooksDisabled string
+	// HooksDisabled is the gjson path, in the file, of a list of names of
+	// hooks the tool does not run (Gemini CLI's hooksConfig.disabled), a
+	// hook's name being its "name", else its command, as the tool names
+	// it. Import leaves such hooks out, saying why (a setting that turns
+	// every hook off is a Switch of the Install).
+	HooksDisabled string
 
 	// Ignored names a key of a TopLevel file whose object the tool does
 	// not read, although it once was (or is elsewhere) an event map:
