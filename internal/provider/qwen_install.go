@@ -11,7 +11,9 @@ import "time"
 //   - a command hook's timeout is in MILLISECONDS (default 60000; http
 //     hooks count in seconds). hookshim writes the default, which the
 //     provider's Timeout already is;
-//   - hooks are on by default; disableAllHooks: true turns them all off.
+//   - hooks are on by default; disableAllHooks: true turns them all off;
+//   - enabled, disabled and notifications inside hooks are settings, not
+//     events (hookRegistry.ts skips HOOKS_CONFIG_FIELDS).
 var qwenInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".qwen", File: "settings.json", Format: &qwenFormat},
@@ -34,4 +36,5 @@ var qwenFormat = Format{
 	Layout:      LayoutGroups,
 	Entry:       `{"type": "command", "command": {{command}}, "name": "hookshim", "timeout": {{timeout}}}`,
 	TimeoutUnit: time.Millisecond,
+	Settings:    []string{"enabled", "disabled", "notifications"},
 }
