@@ -98,18 +98,22 @@ func (h HelperFetcher) Get(url string) ([]byte, error) {
 	return body, nil
 }
 
-// capped keeps the first max bytes written to it and drops the rest.
+// capped keeps the first max bytes written to it and drops the rest. The
+// buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom is
+// what os/exec's copy of the stream calls, and it would keep all of it.
 type capped struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
+
+func (c *capped) String() string { return c.buf.String() }
 
 // ChangedError is a URL whose content is not what its pin names: it is
 // refused.

@@ -2,10 +2,12 @@ package extend
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/config"
@@ -54,6 +56,18 @@ func TestHelperFetcherBounds(t *testing.T) {
 	got, err := helper(t, `exec head -c `+strconv.Itoa(config.MaxFileSize)+` /dev/zero`).Get(url)
 	require.NoError(t, err)
 	require.Len(t, got, config.MaxFileSize)
+}
+
+// The helper's stderr is kept up to maxStderr however it is copied in
+// (os/exec's copy uses a writer's ReadFrom when it has one).
+func TestCappedStderr(t *testing.T) {
+	c := capped{max: maxStderr}
+	_, err := io.Copy(&c, strings.NewReader(strings.Repeat("x", 10*maxStderr)))
+	require.NoError(t, err)
+	require.Len(t, c.String(), maxStderr)
+	_, err = helper(t, `head -c 1000000 /dev/zero | tr '\\0' x >&2; exit 1`).Get(url)
+	require.Error(t, err)
+	require.LessOrEqual(t, len(err.Error()), maxStderr)
 }
 
 // Without hookshim-remote, the error says how to install it.
