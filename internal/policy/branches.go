@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -83,7 +84,7 @@ func protected(ev *event.Event, branches globs) string {
 			ops := operands(args)
 			short, long := flags(args)
 			switch {
-			case strings.ContainsAny(short, "bBcC") || containsStr(long, "create") || containsStr(long, "orphan"):
+			case strings.ContainsAny(short, "bBcC") || slices.Contains(long, "create") || slices.Contains(long, "orphan"):
 				// -b NAME: the new branch is the operand after the flag.
 				for i, a := range args {
 					if (a == "-b" || a == "-B" || a == "-c" || a == "-C" || a == "--create" || a == "--orphan") && i+1 < len(args) {
@@ -94,7 +95,7 @@ func protected(ev *event.Event, branches globs) string {
 				current, known = ops[0], true
 			}
 		case "reset":
-			if !containsStr(args, "--hard") {
+			if !slices.Contains(args, "--hard") {
 				continue
 			}
 			b, ok := current, known
@@ -145,12 +146,12 @@ func gitArgs(c shellcmd.Command) (string, []string) {
 // push checks one git push.
 func push(c shellcmd.Command, args []string, isProtected func(string) bool, current func() (string, bool)) string {
 	short, long := flags(args)
-	force := strings.ContainsRune(short, 'f') || containsStr(long, "force") || containsStr(long, "force-with-lease") ||
-		containsStr(long, "force-if-includes") || containsStr(long, "mirror")
-	del := strings.ContainsRune(short, 'd') || containsStr(long, "delete")
+	force := strings.ContainsRune(short, 'f') || slices.Contains(long, "force") || slices.Contains(long, "force-with-lease") ||
+		slices.Contains(long, "force-if-includes") || slices.Contains(long, "mirror")
+	del := strings.ContainsRune(short, 'd') || slices.Contains(long, "delete")
 	// Options with a value in the next word.
 	ops := operandsSkipping(args, "-o", "--push-option", "--repo", "--receive-pack", "--exec")
-	if containsStr(long, "mirror") || containsStr(long, "all") || containsStr(long, "branches") {
+	if slices.Contains(long, "mirror") || slices.Contains(long, "all") || slices.Contains(long, "branches") {
 		if force {
 			return show(c.Args) + " overwrites every branch of the remote, protected ones included"
 		}
@@ -209,7 +210,7 @@ func headBranch(dir string) (string, bool) {
 		gitPath := filepath.Join(d, ".git")
 		if st, err := os.Stat(gitPath); err == nil {
 			if !st.IsDir() {
-				b, err := readSmall(gitPath)
+				b, err := readHead(gitPath, 4096)
 				if err != nil {
 					return "", false
 				}
@@ -223,7 +224,7 @@ func headBranch(dir string) (string, bool) {
 				}
 				gitPath = target
 			}
-			head, err := readSmall(filepath.Join(gitPath, "HEAD"))
+			head, err := readHead(filepath.Join(gitPath, "HEAD"), 4096)
 			if err != nil {
 				return "", false
 			}
@@ -237,19 +238,4 @@ func headBranch(dir string) (string, bool) {
 		d = parent
 	}
 	return "", false
-}
-
-// readSmall reads a file of at most a few kilobytes.
-func readSmall(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	buf := make([]byte, 4096)
-	n, err := f.Read(buf)
-	if n == 0 && err != nil {
-		return "", err
-	}
-	return string(buf[:n]), nil
 }

@@ -107,7 +107,7 @@ func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
 		return ""
 	}
 	short, long := flags(args[1:])
-	recursive := strings.ContainsAny(short, "rR") || containsStr(long, "recursive")
+	recursive := strings.ContainsAny(short, "rR") || slices.Contains(long, "recursive")
 	danger := func(targets []string) string {
 		for _, t := range targets {
 			p := expand(t, cwd)
@@ -122,7 +122,7 @@ func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
 	}
 	switch {
 	case name == "rm":
-		if containsStr(long, "no-preserve-root") {
+		if slices.Contains(long, "no-preserve-root") {
 			return show(args) + " deletes from the root folder"
 		}
 		if recursive {

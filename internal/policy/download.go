@@ -169,7 +169,7 @@ func downloadedFiles(c shellcmd.Command) []string {
 		}
 	}
 	short, long := flags(args)
-	remoteName := c.Name() == "curl" && (strings.ContainsRune(short, 'O') || containsStr(long, "remote-name"))
+	remoteName := c.Name() == "curl" && (strings.ContainsRune(short, 'O') || slices.Contains(long, "remote-name"))
 	if c.Name() == "wget" && !explicit {
 		remoteName = true
 	}
@@ -332,7 +332,7 @@ func installed(c shellcmd.Command) ([]string, string) {
 			return rest(), "os"
 		}
 	case "dpkg":
-		if containsStr(args, "-i") || containsStr(args, "--install") {
+		if slices.Contains(args, "-i") || slices.Contains(args, "--install") {
 			return operands(args[1:]), "os"
 		}
 	case "rpm":

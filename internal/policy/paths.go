@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -349,7 +350,7 @@ func operandsSkipping(args []string, withValue ...string) []string {
 		switch {
 		case a == "--":
 			return append(out, args[i+1:]...)
-		case containsStr(withValue, a):
+		case slices.Contains(withValue, a):
 			i++
 		case len(a) > 1 && a[0] == '-':
 		default:
@@ -357,15 +358,6 @@ func operandsSkipping(args []string, withValue ...string) []string {
 		}
 	}
 	return out
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func isFD(s string) bool {

@@ -352,7 +352,7 @@ func secretIn(text string, allow []string) string {
 				continue
 			}
 			found := text[off+s : off+e]
-			if !containsStr(allow, found) && !strings.HasSuffix(found, "EXAMPLE") {
+			if !slices.Contains(allow, found) && !strings.HasSuffix(found, "EXAMPLE") {
 				return "the prompt contains " + secretKinds[k].name + "; remove it (and rotate it if it was real) and pass it through an environment variable instead"
 			}
 			break
