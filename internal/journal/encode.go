@@ -127,7 +127,7 @@ func secret(o *wire.Object, k, v string) {
 
 func secrets(o *wire.Object, k string, v []string) {
 	if len(v) > 0 {
-		o.Raw(k, Secrets(strList(v)))
+		o.Raw(k, Secrets(wire.AppendStrs(nil, v)))
 	}
 }
 
@@ -148,17 +148,6 @@ func flag(o *wire.Object, k string, v bool) {
 	if v {
 		o.Bool(k, true)
 	}
-}
-
-func strList(v []string) []byte {
-	b := []byte{'['}
-	for i, s := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = wire.AppendQuote(b, s)
-	}
-	return append(b, ']')
 }
 
 func num(f float64) []byte { return strconv.AppendFloat(nil, f, 'f', -1, 64) }

@@ -38,10 +38,7 @@ func AppendQuote(dst []byte, s string) []byte {
 			break
 		}
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
+			// Not plain: a control byte, the quote or the backslash.
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '"', '\\':
@@ -185,15 +182,21 @@ func (o *Object) NestList(k string, n int, item func(i int, o *Object)) *Object 
 // Strs adds an array of strings.
 func (o *Object) Strs(k string, v []string) *Object {
 	o.key(k)
-	o.b = append(o.b, '[')
+	o.b = AppendStrs(o.b, v)
+	return o
+}
+
+// AppendStrs appends v as a JSON array of strings, each quoted as Quote
+// does, to dst.
+func AppendStrs(dst []byte, v []string) []byte {
+	dst = append(dst, '[')
 	for i, s := range v {
 		if i > 0 {
-			o.b = append(o.b, ',')
+			dst = append(dst, ',')
 		}
-		o.b = AppendQuote(o.b, s)
+		dst = AppendQuote(dst, s)
 	}
-	o.b = append(o.b, ']')
-	return o
+	return append(dst, ']')
 }
 
 // Raw adds a field whose value is already JSON.
