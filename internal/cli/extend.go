@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/extend"
+	"github.com/hookshim/hookshim/internal/private"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -245,7 +246,13 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		errorf(stderr, "the entry would leave %s broken: %v", target, err)
 		return 1
 	}
-	if err := writeFile(target, data, mode); err != nil {
+	// Through a temporary file and a rename: a hook call reading the
+	// config never sees half of it.
+	err = os.MkdirAll(filepath.Dir(target), 0o755)
+	if err == nil {
+		err = private.WriteFile(target, data, mode)
+	}
+	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
 	}
@@ -259,33 +266,6 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		hintf(stderr, "a project config runs once allowed, and this change needs a new allowance: review it, then run: hookshim allow %s", target)
 	}
 	return 0
-}
-
-// writeFile replaces path through a temporary file and a rename: a hook
-// call reading the config never sees half of it.
-func writeFile(path string, data []byte, mode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".openhook-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // addEntry appends entry to the config's "extends", written before

@@ -80,5 +80,5 @@ func (c Cache) Put(content []byte) error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
 	}
-	return private.WriteFile(c.path(sum), content)
+	return private.WriteFile(c.path(sum), content, 0o600)
 }

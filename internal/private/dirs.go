@@ -1,6 +1,7 @@
 package private
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -33,13 +34,18 @@ func under(getenv func(string) string, xdg string, fallback ...string) string {
 
 // WriteFile replaces path with data at once, through a temporary file in
 // the same folder renamed over it: a call reading it never sees half a
-// record. The file is this user's alone (0600).
-func WriteFile(path string, data []byte) error {
+// record (or half a config). The file gets perm: 0600, this user's alone,
+// for hookshim's own state.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	_, err = tmp.Write(data)
+	if err == nil && perm != 0o600 { // CreateTemp's own mode
+		err = tmp.Chmod(perm)
+	}
+	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err

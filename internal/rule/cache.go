@@ -406,7 +406,7 @@ func (c *Cache) Save() error {
 		buf.WriteByte('\n')
 	}
 	buf.WriteString("}}\n")
-	if err := private.WriteFile(c.path, buf.Bytes()); err != nil {
+	if err := private.WriteFile(c.path, buf.Bytes(), 0o600); err != nil {
 		return err
 	}
 	// Saved: a second Save is a no-op until a program is added.

@@ -260,7 +260,7 @@ func (s Store) writeAtomic(path string, data []byte) error {
 			return err
 		}
 	}
-	return private.WriteFile(path, data)
+	return private.WriteFile(path, data, 0o600)
 }
 
 // writeEntry hashes one entry as "<kind> <path>\n<length>\n<content>\n".
