@@ -106,7 +106,7 @@ const startGrace = time.Second
 // Take tries to claim key for window. When the claim is lost, Wait returns
 // the winner's answer.
 func Take(dir, key string, window time.Duration) (*Claim, error) {
-	if err := claimsDir(dir); err != nil {
+	if err := private.EnsureDir(dir); err != nil {
 		return nil, err
 	}
 	c := &Claim{path: filepath.Join(dir, key+".claim")}
@@ -153,23 +153,6 @@ func (c *Claim) create() (bool, error) {
 	}
 	c.f, c.Won, c.TookOver = f, true, ""
 	return true, nil
-}
-
-// claimsDir makes dir when it is missing and refuses it unless it is the
-// user's alone: one stat when it exists, as on every call but the first
-// (os.MkdirAll would stat it, and the check again).
-func claimsDir(dir string) error {
-	st, err := os.Lstat(dir)
-	if os.IsNotExist(err) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-		st, err = os.Lstat(dir)
-	}
-	if err != nil {
-		return err
-	}
-	return private.Dir(dir, st)
 }
 
 // Publish stores the winner's call id and what its handlers answered (a

@@ -360,30 +360,24 @@ func cutHead(head string, total int) string {
 
 // Append writes one record line to the log at path with a single write
 // on an O_APPEND descriptor, then rotates the log when it has grown past
-// max bytes (0: never). private asks that the folder be this user's alone
+// max bytes (0: never). own asks that the folder be this user's alone
 // (the default log, under the state folder): a folder another user could
 // write in is refused, and the record not written. A write cut short (a
 // full disk) is taken back, unless another call has appended since.
-func Append(path string, line []byte, max int64, private bool) error {
+func Append(path string, line []byte, max int64, own bool) error {
 	if path == "" {
 		return errors.New("no state folder (neither XDG_STATE_HOME nor HOME is set)")
 	}
 	// The folder is made only when it is missing: on every other call
 	// that is one system call fewer.
 	dir := filepath.Dir(path)
-	if private {
-		err := mine(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			if err = os.MkdirAll(dir, 0o700); err == nil {
-				err = mine(dir)
-			}
-		}
-		if err != nil {
+	if own {
+		if err := private.EnsureDir(dir); err != nil {
 			return err
 		}
 	}
 	f, err := openAppend(path)
-	if !private && errors.Is(err, fs.ErrNotExist) {
+	if !own && errors.Is(err, fs.ErrNotExist) {
 		_ = os.MkdirAll(dir, 0o755) // if it fails, so does the open, saying why
 		f, err = openAppend(path)
 	}
@@ -408,14 +402,6 @@ func Append(path string, line []byte, max int64, private bool) error {
 // openAppend opens the log for appending (private.Open: one open(2)).
 func openAppend(path string) (*os.File, error) {
 	return private.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-}
-
-func mine(dir string) error {
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	return private.Dir(dir, st)
 }
 
 // takeBack removes the last n bytes of f, a torn record this process has

@@ -1,6 +1,7 @@
 package private
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,6 +31,23 @@ func under(getenv func(string) string, xdg string, fallback ...string) string {
 		dir = filepath.Join(append([]string{home}, fallback...)...)
 	}
 	return filepath.Join(dir, "hookshim")
+}
+
+// EnsureDir makes dir (0700, with its parents) when it is missing, and
+// refuses it unless it is this user's alone (Dir). One lstat when it
+// exists, as it does on every call but the first.
+func EnsureDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		st, err = os.Lstat(dir)
+	}
+	if err != nil {
+		return err
+	}
+	return Dir(dir, st)
 }
 
 // WriteFile replaces path with data at once, through a temporary file in

@@ -48,3 +48,14 @@ func TestFile(t *testing.T) {
 	require.Error(t, File(link, lstat(t, link)), "a link is refused, even to a private file")
 	require.Error(t, File(dir, lstat(t, dir)))
 }
+
+// EnsureDir makes a missing folder this user's alone, and refuses one
+// that is there and that others can write in.
+func TestEnsureDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	require.NoError(t, EnsureDir(dir))
+	require.Equal(t, os.FileMode(0o700), lstat(t, dir).Mode().Perm())
+	require.NoError(t, EnsureDir(dir))
+	require.NoError(t, os.Chmod(dir, 0o777))
+	require.Error(t, EnsureDir(dir))
+}

@@ -351,15 +351,7 @@ func (c *Cache) Save() error {
 	if header() == "" {
 		return errors.New("the cache's version cannot be written: compiled rules are not saved")
 	}
-	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if err := private.Dir(dir, st); err != nil {
+	if err := private.EnsureDir(filepath.Dir(c.path)); err != nil {
 		return err
 	}
 	now := readCache(c.path)
