@@ -13,13 +13,14 @@ import (
 	"github.com/hookshim/hookshim/internal/run"
 )
 
-// jobs says, for each matched handler, what it is given and how its answer
-// is read: the one place where handler types and dialects meet the call.
-// The envelope is built once, and only when a handler reads it.
+// jobs says, for each matched handler that runs as a job, what it is
+// given and how its answer is read: the one place where handler types and
+// dialects meet the call (rules and built-in policies are evaluated by
+// runJobs itself). The envelope is built once, and only when a handler
+// reads it.
 func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
-	env := c.ruleEnv()
 	var spoken []spokenDialect // each dialect's payload, built once
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
@@ -29,8 +30,6 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
 			}
 			j = c.remoteJob(h, envelope)
-		case h.Type == "rule":
-			j.Eval = ruleEval(h, env)
 		case h.Dialect != "":
 			j = c.dialectJob(h, &spoken)
 		default: // "command", in the OpenHook envelope
@@ -75,8 +74,7 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 		}
 	}
 	if s.err != nil {
-		err := s.err
-		return run.Job{Hook: h, Eval: func(context.Context) (decision.Output, error) { return decision.Output{}, err }}
+		return failJob(h, s.err)
 	}
 	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
 }
@@ -122,10 +120,11 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	for i, h := range hooks {
 		switch h.Type {
 		case "use":
-			results[i] = c.evalPolicy(h)
+			results[i] = evalInline(h, "failed: ", func() (decision.Output, error) { return h.Policy.Eval(c.ev), nil })
 			continue
 		case "rule":
-			results[i] = evalRule(run.Job{Hook: h, Eval: ruleEval(h, env)})
+			eval := ruleEval(h, env)
+			results[i] = evalInline(h, "rule failed: ", func() (decision.Output, error) { return eval(context.Background()) })
 			continue
 		}
 		rest = append(rest, h)
@@ -139,18 +138,23 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	return results
 }
 
-// evalPolicy answers for a built-in policy. A panic is that hook's
-// failure, as for a job, not the call's.
-func (c *call) evalPolicy(h *config.Hook) (res run.Result) {
-	start := time.Now()
+// evalInline answers for a hook evaluated on this goroutine, a built-in
+// policy or a rule: its time, and its failure (an error, or a panic),
+// prefixed with failed, as that hook's, not the call's.
+func evalInline(h *config.Hook, failed string, eval func() (decision.Output, error)) (res run.Result) {
 	res = run.Result{Hook: h, Exit: -1}
+	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
-			res.Err = &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("failed: %v", p)}
+			res.Output, res.Err = decision.Output{}, &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("%s%v", failed, p)}
 		}
 		res.Duration = time.Since(start)
 	}()
-	out := h.Policy.Eval(c.ev)
+	out, err := eval()
+	if err != nil {
+		res.Err = &run.Error{Kind: run.Failed, Msg: failed + err.Error()}
+		return res
+	}
 	out.Handler = h.Name
 	res.Output, res.Exit = out, 0
 	return res

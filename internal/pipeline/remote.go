@@ -83,7 +83,7 @@ func (c *call) degradePrompt(h *config.Hook) run.Job {
 }
 
 // failJob is a job that fails as err says, without starting anything.
-func failJob(h *config.Hook, err *run.Error) run.Job {
+func failJob(h *config.Hook, err error) run.Job {
 	return run.Job{Hook: h, Eval: func(context.Context) (decision.Output, error) { return decision.Output{}, err }}
 }
 

@@ -2,14 +2,11 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"sync"
-	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/rule"
-	"github.com/hookshim/hookshim/internal/run"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -76,26 +73,4 @@ func escapeKey(k string) string {
 		b = append(b, k[i])
 	}
 	return string(b)
-}
-
-// evalRule is one rule's result. Its failure (a panic included) is that
-// handler's, answered as on_error says, never the call's.
-func evalRule(j run.Job) (res run.Result) {
-	h := j.Hook
-	res = run.Result{Hook: h, Exit: -1}
-	start := time.Now()
-	defer func() {
-		if p := recover(); p != nil {
-			res.Output, res.Err = decision.Output{}, &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("rule failed: %v", p)}
-		}
-		res.Duration = time.Since(start)
-	}()
-	out, err := j.Eval(context.Background())
-	if err != nil {
-		res.Err = &run.Error{Kind: run.Failed, Msg: "rule failed: " + err.Error()}
-		return res
-	}
-	out.Handler = h.Name
-	res.Output, res.Exit = out, 0
-	return res
 }
