@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/shellcmd"
@@ -181,7 +180,7 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil, "", true
 	}
-	cmds, err := commands(ev.Tool.Command)
+	cmds, err := shellcmd.Commands(ev.Tool.Command)
 	cwd := ev.Cwd
 	if cwd == "" {
 		cwd = ev.ProjectDir
@@ -204,30 +203,6 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 		}
 	}
 	return runs, ev.Tool.Command, err == nil
-}
-
-// parsed keeps the last line read: the policies of one call (run in
-// parallel) all read the same command, and it is split once.
-var parsed struct {
-	sync.Mutex
-	line string
-	cmds []shellcmd.Command
-	err  error
-}
-
-// commands is shellcmd.Commands, shared by the policies of a call. The
-// result is read, never changed.
-func commands(line string) ([]shellcmd.Command, error) {
-	parsed.Lock()
-	defer parsed.Unlock()
-	if parsed.cmds == nil || parsed.line != line {
-		parsed.cmds, parsed.err = shellcmd.Commands(line)
-		if parsed.cmds == nil {
-			parsed.cmds = []shellcmd.Command{}
-		}
-		parsed.line = line
-	}
-	return parsed.cmds, parsed.err
 }
 
 // operands drops the options of a command's arguments (up to "--").

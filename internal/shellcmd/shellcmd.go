@@ -141,10 +141,29 @@ func getenv(name string) string {
 // the order they appear. The error, a *SyntaxError, says the line was not
 // read to its end (or a nested script was too deep); the commands read
 // until then are returned all the same.
+//
+// The last line read is kept with its commands: the built-in policies and
+// the rules of one call (policies run in parallel) all read the same
+// command line, and it is split once. What Commands returns is therefore
+// shared: read it, never change it.
 func Commands(line string) ([]Command, error) {
-	w := &walker{}
-	w.line(line, scope{parent: -1, inArg: -1})
-	return w.out, w.err
+	last.Lock()
+	defer last.Unlock()
+	if !last.read || last.line != line {
+		w := &walker{}
+		w.line(line, scope{parent: -1, inArg: -1})
+		last.line, last.read, last.cmds, last.err = line, true, w.out, w.err
+	}
+	return last.cmds, last.err
+}
+
+// last is the line Commands read last, and what it found.
+var last struct {
+	sync.Mutex
+	line string
+	read bool
+	cmds []Command
+	err  error
 }
 
 type walker struct {
