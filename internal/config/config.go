@@ -467,11 +467,12 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		p.fail(v, `"handler" must be an object`)
 		return
 	}
-	if t := v.Get("type").Str; t == "http" || t == "prompt" {
+	// (Str is empty for a type that is not a string.)
+	switch t := v.Get("type").Str; t {
+	case "http", "prompt":
 		p.remote(h, v, t)
 		return
-	}
-	if t := v.Get("type"); t.Type == gjson.String && t.Str == "rule" {
+	case "rule":
 		p.rule(h, v)
 		return
 	}
