@@ -350,10 +350,8 @@ func ToolName(d *provider.Provider, t *event.Tool) (name string, ok bool) {
 	if c, ok := d.Tools.Get(t.Native); ok && c == t.Name {
 		return t.Native, true
 	}
-	for _, r := range d.Tools {
-		if r.To == t.Name {
-			return r.From, true
-		}
+	if from, ok := d.Tools.From(t.Name); ok {
+		return from, true
 	}
 	return t.Native, false
 }
@@ -372,10 +370,8 @@ func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
 // inverse finds the native key of a canonical data field in a Keep table.
 func inverse(keep []provider.Renames, canonical string) (string, bool) {
 	for _, rs := range keep {
-		for _, r := range rs {
-			if r.To == canonical {
-				return r.From, true
-			}
+		if from, ok := rs.From(canonical); ok {
+			return from, true
 		}
 	}
 	return "", false
@@ -443,11 +439,8 @@ func rekey(input []byte, from, to provider.Renames) []byte {
 		if c, ok := from.Get(key); ok {
 			key = c
 		}
-		for _, r := range to {
-			if r.To == key {
-				key = r.From
-				break
-			}
+		if n, ok := to.From(key); ok {
+			key = n
 		}
 		changed = changed || key != k.Str
 		o.Raw(key, []byte(v.Raw))
