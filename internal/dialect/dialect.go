@@ -14,6 +14,7 @@
 package dialect
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -278,7 +279,7 @@ func value(ev *event.Event, from string, now time.Time) []byte {
 		}
 		return append(append([]byte("["), wire.Quote(ev.ProjectDir)...), ']')
 	case provider.FromCwd:
-		return quoted(firstNonEmpty(ev.Cwd, ev.ProjectDir))
+		return quoted(cmp.Or(ev.Cwd, ev.ProjectDir))
 	case provider.FromSessionID:
 		return quoted(ev.SessionID)
 	case provider.FromPrompt:
@@ -301,15 +302,6 @@ func quoted(s string) []byte {
 		return nil
 	}
 	return wire.Quote(s)
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // environ is the variables the dialect's hooks get: the project folder
