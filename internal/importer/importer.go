@@ -173,7 +173,7 @@ func Make(opts Options) (*Plan, error) {
 		}
 	}
 	for _, src := range srcs {
-		natives, found, err := read(opts.Env, p, src)
+		natives, found, ignored, err := read(opts.Env, p, src)
 		if err != nil {
 			return nil, err
 		}
@@ -191,12 +191,8 @@ func Make(opts Options) (*Plan, error) {
 				pl.Files = append(pl.Files, d)
 			}
 		}
-		if f := src.target.Format; f.Ignored != "" && f.TopLevel {
-			if b, err := os.ReadFile(src.path); err == nil {
-				if g, err := install.StandardJSON(string(b)); err == nil && g.Get(f.Ignored).IsObject() {
-					pl.Losses = append(pl.Losses, fmt.Sprintf("%s: entries under %q are not read by %s, so they never run: not imported", opts.Env.Display(src.path), f.Ignored, p.Name))
-				}
-			}
+		if ignored {
+			pl.Losses = append(pl.Losses, fmt.Sprintf("%s: entries under %q are not read by %s, so they never run: not imported", opts.Env.Display(src.path), src.target.Format.Ignored, p.Name))
 		}
 		for _, n := range natives {
 			e, skip, own := translate(p, src.target.Format, n)
