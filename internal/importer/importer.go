@@ -121,16 +121,12 @@ func Make(opts Options) (*Plan, error) {
 	if err := Check(p); err != nil {
 		return nil, err
 	}
-	has := false
-	var other provider.Scope
-	for _, t := range p.Install.Targets {
-		if t.Scope == opts.Scope {
-			has = true
-		} else {
-			other = t.Scope
+	if install.Target(p, opts.Scope) == nil {
+		// Every target is at another scope: the last one is named.
+		var other provider.Scope
+		if ts := p.Install.Targets; len(ts) > 0 {
+			other = ts[len(ts)-1].Scope
 		}
-	}
-	if !has {
 		return nil, &ScopeError{Provider: p, Scope: opts.Scope, Other: other}
 	}
 	pl := &Plan{Config: opts.Config}
