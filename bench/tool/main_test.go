@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,19 +111,26 @@ func TestBudgets(t *testing.T) {
 		{"no-match-10MiB", 20.5, "| 10 MiB payload, no matching handler, vs the floor reading it | 2.00x | 2.00x | ≤ 2.0x | pass |"},
 		{"no-match-10MiB", 25.5, "| 10 MiB payload, no matching handler, vs the floor reading it | 2.50x | 2.50x | ≤ 2.0x | FAIL |"},
 	} {
-		dir := t.TempDir()
 		cmds := map[string][]float64{c.call: repeat(c.ms, 5)}
-		for k, v := range base {
-			cmds[k] = v
-		}
-		export(t, dir, "r1.json", cmds)
-		var out bytes.Buffer
-		err := report([]string{"-raw", dir, "-mode", "full"}, &out)
-		require.Contains(t, out.String(), c.line)
-		require.Equal(t, strings.HasSuffix(c.line, "FAIL |"), errors.Is(err, errBudget), "%s %v: %v", c.call, c.ms, err)
+		maps.Copy(cmds, base)
+		dir := fullReport(t, cmds, c.line, fmt.Sprintf("%s %v", c.call, c.ms))
 		// A miss is not a regression: the smoke run passes.
 		require.NoError(t, report([]string{"-raw", dir, "-mode", "smoke"}, &bytes.Buffer{}))
 	}
+}
+
+// fullReport writes cmds as one run and reports it in full mode: line
+// is in the report, and the run misses its budget exactly when line
+// says FAIL. It returns the run's folder.
+func fullReport(t *testing.T, cmds map[string][]float64, line, what string) string {
+	t.Helper()
+	dir := t.TempDir()
+	export(t, dir, "r1.json", cmds)
+	var out bytes.Buffer
+	err := report([]string{"-raw", dir, "-mode", "full"}, &out)
+	require.Contains(t, out.String(), line)
+	require.Equal(t, strings.HasSuffix(line, "FAIL |"), errors.Is(err, errBudget), "%s: %v", what, err)
+	return dir
 }
 
 // The rule budgets: a typical rule set within 1.15x a no-match call, and
@@ -136,16 +145,9 @@ func TestRuleBudgets(t *testing.T) {
 		{"rules", 2.15, "| a typical rule set vs no matching handler | 1.10x | 1.10x | ≤ 1.15x | pass |"},
 		{"rules", 2.3, "| a typical rule set vs no matching handler | 1.20x | 1.20x | ≤ 1.15x | FAIL |"},
 	} {
-		dir := t.TempDir()
 		cmds := map[string][]float64{c.call: repeat(c.ms, 5)}
-		for k, v := range base {
-			cmds[k] = v
-		}
-		export(t, dir, "r1.json", cmds)
-		var out bytes.Buffer
-		err := report([]string{"-raw", dir, "-mode", "full"}, &out)
-		require.Contains(t, out.String(), c.line)
-		require.Equal(t, strings.HasSuffix(c.line, "FAIL |"), errors.Is(err, errBudget), "%v", err)
+		maps.Copy(cmds, base)
+		fullReport(t, cmds, c.line, fmt.Sprintf("%s %v", c.call, c.ms))
 	}
 	for _, c := range []struct {
 		jq   float64
@@ -154,13 +156,8 @@ func TestRuleBudgets(t *testing.T) {
 		{16.5, "| the jq hook run by the tool vs the same policy as a rule through hookshim (times slower) | 8.00x | 8.00x | ≥ 6.0x | pass |"},
 		{10.5, "| the jq hook run by the tool vs the same policy as a rule through hookshim (times slower) | 5.00x | 5.00x | ≥ 6.0x | FAIL |"},
 	} {
-		dir := t.TempDir()
-		export(t, dir, "r1.json", map[string][]float64{"sh": repeat(0.5, 5), "floor": repeat(1.5, 5),
-			"rule": repeat(2.5, 5), "jq-hook": repeat(c.jq, 5)})
-		var out bytes.Buffer
-		err := report([]string{"-raw", dir, "-mode", "full"}, &out)
-		require.Contains(t, out.String(), c.line)
-		require.Equal(t, strings.HasSuffix(c.line, "FAIL |"), errors.Is(err, errBudget), "%v", err)
+		fullReport(t, map[string][]float64{"sh": repeat(0.5, 5), "floor": repeat(1.5, 5),
+			"rule": repeat(2.5, 5), "jq-hook": repeat(c.jq, 5)}, c.line, fmt.Sprintf("jq-hook %v", c.jq))
 	}
 	// Slower than the jq hook itself: a regression even for the smoke check.
 	dir := t.TempDir()

@@ -14,6 +14,7 @@
 package dialect
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -278,7 +279,7 @@ func value(ev *event.Event, from string, now time.Time) []byte {
 		}
 		return append(append([]byte("["), wire.Quote(ev.ProjectDir)...), ']')
 	case provider.FromCwd:
-		return quoted(firstNonEmpty(ev.Cwd, ev.ProjectDir))
+		return quoted(cmp.Or(ev.Cwd, ev.ProjectDir))
 	case provider.FromSessionID:
 		return quoted(ev.SessionID)
 	case provider.FromPrompt:
@@ -301,15 +302,6 @@ func quoted(s string) []byte {
 		return nil
 	}
 	return wire.Quote(s)
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // environ is the variables the dialect's hooks get: the project folder
@@ -350,10 +342,8 @@ func ToolName(d *provider.Provider, t *event.Tool) (name string, ok bool) {
 	if c, ok := d.Tools.Get(t.Native); ok && c == t.Name {
 		return t.Native, true
 	}
-	for _, r := range d.Tools {
-		if r.To == t.Name {
-			return r.From, true
-		}
+	if from, ok := d.Tools.From(t.Name); ok {
+		return from, true
 	}
 	return t.Native, false
 }
@@ -372,10 +362,8 @@ func toolName(d *provider.Provider, t *event.Tool, w *writer) string {
 // inverse finds the native key of a canonical data field in a Keep table.
 func inverse(keep []provider.Renames, canonical string) (string, bool) {
 	for _, rs := range keep {
-		for _, r := range rs {
-			if r.To == canonical {
-				return r.From, true
-			}
+		if from, ok := rs.From(canonical); ok {
+			return from, true
 		}
 	}
 	return "", false
@@ -443,11 +431,8 @@ func rekey(input []byte, from, to provider.Renames) []byte {
 		if c, ok := from.Get(key); ok {
 			key = c
 		}
-		for _, r := range to {
-			if r.To == key {
-				key = r.From
-				break
-			}
+		if n, ok := to.From(key); ok {
+			key = n
 		}
 		changed = changed || key != k.Str
 		o.Raw(key, []byte(v.Raw))

@@ -29,6 +29,14 @@ func fixture(t *testing.T, tool, name string) []byte {
 	return bytes.TrimSpace(raw)
 }
 
+// spoken is Speak's call of d when caller sent ev, with its input parsed.
+func spoken(t *testing.T, d, caller *provider.Provider, ev *event.Event) (gjson.Result, *Call) {
+	t.Helper()
+	c, err := Speak(d, caller, ev, now)
+	require.NoError(t, err, d.ID)
+	return gjson.ParseBytes(bytes.Join(c.Input, nil)), c
+}
+
 func geminiShell(t *testing.T) *event.Event {
 	raw := fixture(t, "gemini-cli", "BeforeTool-destructive.json")
 	p := gjson.ParseBytes(raw)
@@ -87,19 +95,15 @@ func TestToolShapes(t *testing.T) {
 		{provider.Codex, "apply_patch", `{"file_path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
 		{provider.VSCode, "replace_string_in_file", `{"filePath":"/home/dev/shop/notes.txt","oldString":"hello","newString":"bye"}`},
 	} {
-		c, err := Speak(tc.d, provider.Copilot, ev, now)
-		require.NoError(t, err, tc.d.ID)
-		doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+		doc, _ := spoken(t, tc.d, provider.Copilot, ev)
 		require.Equal(t, tc.name, doc.Get("tool_name").Str, tc.d.ID)
 		require.JSONEq(t, tc.keys, doc.Get("tool_input").Raw, tc.d.ID)
 	}
-	c, err := Speak(provider.Cline, provider.Copilot, ev, now)
-	require.NoError(t, err)
-	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ := spoken(t, provider.Cline, provider.Copilot, ev)
 	require.Equal(t, "editor", doc.Get("preToolUse.toolName").Str)
 	require.JSONEq(t, `{"path":"/home/dev/shop/notes.txt","old_text":"hello","new_text":"bye"}`, doc.Get("preToolUse.parameters").Raw)
 
-	c, err = Speak(provider.Claude, provider.Copilot, ev, now)
+	c, err := Speak(provider.Claude, provider.Copilot, ev, now)
 	require.NoError(t, err)
 	out, err := c.Read(0, []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow",`+
 		`"updatedInput":{"file_path":"/tmp/x","old_string":"hello","new_string":"bye!"}}}`), "")
@@ -112,25 +116,19 @@ func TestToolShapes(t *testing.T) {
 // event their own hooks for commands are written for.
 func TestSplitEvents(t *testing.T) {
 	ev := geminiShell(t)
-	c, err := Speak(provider.Windsurf, provider.Gemini, ev, now)
-	require.NoError(t, err)
-	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ := spoken(t, provider.Windsurf, provider.Gemini, ev)
 	require.Equal(t, "pre_run_command", doc.Get("agent_action_name").Str)
 	require.Equal(t, "rm -rf /", doc.Get("tool_info.command_line").Str)
 	require.Equal(t, "/home/dev/proj", doc.Get("tool_info.cwd").Str)
 
-	c, err = Speak(provider.Cursor, provider.Gemini, ev, now)
-	require.NoError(t, err)
-	doc = gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, c := spoken(t, provider.Cursor, provider.Gemini, ev)
 	require.Equal(t, "beforeShellExecution", doc.Get("hook_event_name").Str)
 	require.Equal(t, "rm -rf /", doc.Get("command").Str)
 	require.Equal(t, "Shell", doc.Get("tool_name").Str)
 	require.Equal(t, `["/home/dev/proj"]`, doc.Get("workspace_roots").Raw)
 	require.Contains(t, c.Gaps, "cursor_version")
 
-	c, err = Speak(provider.Cline, provider.Gemini, ev, now)
-	require.NoError(t, err)
-	doc = gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ = spoken(t, provider.Cline, provider.Gemini, ev)
 	require.Equal(t, "PreToolUse", doc.Get("hookName").Str)
 	require.Equal(t, "execute_command", doc.Get("preToolUse.toolName").Str)
 	require.Equal(t, "rm -rf /", doc.Get("preToolUse.parameters.command").Str)
@@ -245,14 +243,12 @@ func TestCursorOwnPreToolUse(t *testing.T) {
 		SessionID: p.Get("conversation_id").Str, Cwd: "/home/dev/proj", ProjectDir: "/home/dev/proj", Raw: raw,
 		Tool: &event.Tool{Name: event.ToolShell, Native: "Shell", Input: []byte(p.Get("tool_input").Raw),
 			Command: p.Get("tool_input.command").Str}}
-	c, err := Speak(provider.Cursor, provider.Cursor, ev, now)
-	require.NoError(t, err)
-	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ := spoken(t, provider.Cursor, provider.Cursor, ev)
 	require.Equal(t, "beforeShellExecution", doc.Get("hook_event_name").Str)
 	require.Equal(t, "rm -rf /", doc.Get("command").Str)
 
 	ev.Native = "beforeShellExecution"
-	c, err = Speak(provider.Cursor, provider.Cursor, ev, now)
+	c, err := Speak(provider.Cursor, provider.Cursor, ev, now)
 	require.NoError(t, err)
 	require.Equal(t, raw, bytes.Join(c.Input, nil))
 }
@@ -272,9 +268,8 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 		SessionID: "s", Cwd: "/p", ProjectDir: "/p", Prompt: &prompt,
 		Fields: []event.Field{{Key: "turn_id", Value: []byte(`"t1"`)}}}
 	payload := func(d *provider.Provider, ev *event.Event) (gjson.Result, []string) {
-		c, err := Speak(d, provider.Claude, ev, now)
-		require.NoError(t, err, d.ID)
-		return gjson.ParseBytes(bytes.Join(c.Input, nil)), c.Env
+		doc, c := spoken(t, d, provider.Claude, ev)
+		return doc, c.Env
 	}
 	iso := now.UTC().Format("2006-01-02T15:04:05.000Z")
 
@@ -328,17 +323,13 @@ func TestToolOutputAsSent(t *testing.T) {
 	out := []byte(`{"llmContent":"ok","returnDisplay":"ok"}`)
 	ev := &event.Event{Provider: "gemini-cli", Native: "AfterTool", Name: event.AfterToolExecute, SessionID: "s", Cwd: "/p",
 		Tool: &event.Tool{Name: event.ToolShell, Native: "run_shell_command", Input: []byte(`{"command":"ls"}`), Command: "ls", Output: out}}
-	c, err := Speak(provider.Claude, provider.Gemini, ev, now)
-	require.NoError(t, err)
-	doc := gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ := spoken(t, provider.Claude, provider.Gemini, ev)
 	require.Equal(t, "PostToolUse", doc.Get("hook_event_name").Str)
 	require.Equal(t, string(out), doc.Get("tool_response").Raw)
 
 	failed := &event.Event{Provider: "claude-code", Native: "PostToolUseFailure", Name: event.ToolUseFailure, SessionID: "s", Cwd: "/p",
 		Tool: &event.Tool{Name: event.ToolShell, Native: "Bash", Input: []byte(`{"command":"false"}`), Command: "false", Error: []byte(`"exit 1"`)}}
-	c, err = Speak(provider.Gemini, provider.Claude, failed, now)
-	require.NoError(t, err)
-	doc = gjson.ParseBytes(bytes.Join(c.Input, nil))
+	doc, _ = spoken(t, provider.Gemini, provider.Claude, failed)
 	require.Equal(t, "AfterTool", doc.Get("hook_event_name").Str)
 	require.Equal(t, `{"error":"exit 1"}`, doc.Get("tool_response").Raw)
 }

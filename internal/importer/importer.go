@@ -121,16 +121,12 @@ func Make(opts Options) (*Plan, error) {
 	if err := Check(p); err != nil {
 		return nil, err
 	}
-	has := false
-	var other provider.Scope
-	for _, t := range p.Install.Targets {
-		if t.Scope == opts.Scope {
-			has = true
-		} else {
-			other = t.Scope
+	if install.Target(p, opts.Scope) == nil {
+		// Every target is at another scope: the last one is named.
+		var other provider.Scope
+		if ts := p.Install.Targets; len(ts) > 0 {
+			other = ts[len(ts)-1].Scope
 		}
-	}
-	if !has {
 		return nil, &ScopeError{Provider: p, Scope: opts.Scope, Other: other}
 	}
 	pl := &Plan{Config: opts.Config}
@@ -173,7 +169,7 @@ func Make(opts Options) (*Plan, error) {
 		}
 	}
 	for _, src := range srcs {
-		natives, found, err := read(opts.Env, p, src)
+		natives, found, ignored, err := read(opts.Env, p, src)
 		if err != nil {
 			return nil, err
 		}
@@ -191,12 +187,8 @@ func Make(opts Options) (*Plan, error) {
 				pl.Files = append(pl.Files, d)
 			}
 		}
-		if f := src.target.Format; f.Ignored != "" && f.TopLevel {
-			if b, err := os.ReadFile(src.path); err == nil {
-				if g, err := install.StandardJSON(string(b)); err == nil && g.Get(f.Ignored).IsObject() {
-					pl.Losses = append(pl.Losses, fmt.Sprintf("%s: entries under %q are not read by %s, so they never run: not imported", opts.Env.Display(src.path), f.Ignored, p.Name))
-				}
-			}
+		if ignored {
+			pl.Losses = append(pl.Losses, fmt.Sprintf("%s: entries under %q are not read by %s, so they never run: not imported", opts.Env.Display(src.path), src.target.Format.Ignored, p.Name))
 		}
 		for _, n := range natives {
 			e, skip, own := translate(p, src.target.Format, n)

@@ -68,37 +68,43 @@ func sources(env install.Env, p *provider.Provider, scope provider.Scope) ([]sou
 }
 
 // read lists the entries of one source; none when it does not exist.
-func read(env install.Env, p *provider.Provider, src source) ([]native, bool, error) {
+// ignored reports entries under the Format's Ignored key, which the tool
+// never reads: read while the file is parsed, so it is parsed once.
+func read(env install.Env, p *provider.Provider, src source) (out []native, found, ignored bool, err error) {
 	f := src.target.Format
 	if f.Layout == provider.LayoutScriptPerEvent {
-		return readScripts(env, p, src)
+		out, found, err = readScripts(env, p, src)
+		return out, found, false, err
 	}
 	b, err := os.ReadFile(src.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
 	text := string(b)
 	if strings.TrimSpace(text) == "" {
-		return nil, true, nil
+		return nil, true, false, nil
 	}
 	var doc gjson.Result
-	if f.Layout == provider.LayoutTOMLTables || strings.HasSuffix(src.path, ".toml") {
+	toml := f.Layout == provider.LayoutTOMLTables || strings.HasSuffix(src.path, ".toml")
+	if toml {
 		doc, err = install.TOMLAsJSON(text)
 	} else {
 		doc, err = install.StandardJSON(text)
 	}
 	if err != nil {
-		return nil, true, &UnreadableError{Path: env.Display(src.path), Err: err}
+		return nil, true, false, &UnreadableError{Path: env.Display(src.path), Err: err}
 	}
+	// Ignored is a key of a JSON file only, where install puts what it
+	// moves aside (layout_json.go).
+	ignored = !toml && f.Ignored != "" && f.TopLevel && doc.Get(f.Ignored).IsObject()
 	shown := env.Display(src.path)
 	base := doc.Get("hooks")
 	if f.TopLevel {
 		base = doc
 	}
-	var out []native
 	switch f.Layout {
 	case provider.LayoutArray, provider.LayoutTOMLTables:
 		base.ForEach(func(_, e gjson.Result) bool {
@@ -106,7 +112,7 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 			return true
 		})
 		switchedOff(env, p, src, doc, out)
-		return out, true, nil
+		return out, true, ignored, nil
 	}
 	base.ForEach(func(k, list gjson.Result) bool {
 		if !list.IsArray() || slices.Contains(f.Settings, k.Str) {
@@ -128,7 +134,7 @@ func read(env install.Env, p *provider.Provider, src source) ([]native, bool, er
 		return true
 	})
 	switchedOff(env, p, src, doc, out)
-	return out, true, nil
+	return out, true, ignored, nil
 }
 
 // switchedOff marks the hooks a setting of the file turns off: one of

@@ -281,6 +281,17 @@ func decodedJSON(r gjson.Result) []byte {
 	return []byte(r.Raw)
 }
 
+// cursorPermission reports whether Cursor's event asks for a permission
+// answer: its encoding and its reading of an answer that is not JSON
+// both hang on this one list.
+func cursorPermission(native string) bool {
+	switch native {
+	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
+		return true
+	}
+	return false
+}
+
 // encodeCursor writes a verdict, already fitted to the event. Every answer
 // is one JSON object, {} for no opinion.
 func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
@@ -288,8 +299,8 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 	if spec == nil {
 		return JSON(o)
 	}
-	switch spec.Native {
-	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
+	switch {
+	case cursorPermission(spec.Native):
 		perm := permission(v) // updated_input is applied with an allow
 		if perm != "" {
 			o.Str("permission", perm)
@@ -304,14 +315,14 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 		if v.UpdatedInput != nil && perm == "allow" {
 			o.Raw("updated_input", v.UpdatedInput)
 		}
-	case "beforeSubmitPrompt":
+	case spec.Native == "beforeSubmitPrompt":
 		if v.Decision == decision.Deny {
 			o.Bool("continue", false)
 			if v.Reason != "" {
 				o.Str("user_message", v.Reason)
 			}
 		}
-	case "stop", "subagentStop":
+	case spec.Native == "stop" || spec.Native == "subagentStop":
 		// deny here means "do not stop yet"; continue:false wins over it.
 		if v.Decision == decision.Deny && v.Reason != "" && !v.Stop {
 			o.Str("followup_message", v.Reason)
@@ -391,11 +402,7 @@ func finishCursor(doc []byte, spec *Spec, ev *event.Event, _ string, input []byt
 // event's answer that is not JSON blocks the action.
 func readCursor(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
 	var o decision.Output
-	permissionEvent := false
-	switch spec.Native {
-	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
-		permissionEvent = true
-	}
+	permissionEvent := cursorPermission(spec.Native)
 	switch {
 	case exit == 2:
 		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)

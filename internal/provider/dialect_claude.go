@@ -292,6 +292,9 @@ type claudeReader struct {
 	// exit2NeedsReason: exit 2 with nothing on stderr is a failed hook,
 	// not a block (Codex, output_parser.rs).
 	exit2NeedsReason bool
+	// contextKey: a top-level key whose string is context when the JSON
+	// gives none otherwise (Kimi Code's "message").
+	contextKey string
 }
 
 func (cr claudeReader) read(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
@@ -320,7 +323,11 @@ func (cr claudeReader) read(spec *Spec, exit int, stdout []byte, stderr string) 
 		}
 		return o, nil
 	}
-	return o, readClaudeJSON(doc, &o)
+	err := readClaudeJSON(doc, &o)
+	if cr.contextKey != "" && o.Context == "" {
+		o.Context = doc.Get(cr.contextKey).Str
+	}
+	return o, err
 }
 
 // readClaudeJSON reads the Claude dialect's JSON answer into o.

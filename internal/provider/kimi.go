@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -187,31 +186,8 @@ var kimiDialect = &Dialect{
 		{event.ToolFileWrite, Renames{{"path", "file_path"}}},
 		{event.ToolFileEdit, Renames{{"path", "file_path"}}},
 	},
-	Read: readKimi,
-}
-
-// readKimi reads an answer as Kimi Code does: exit 2 blocks with stderr;
-// exit 0 JSON in the Claude dialect, with "message" as context, and any
-// other stdout on a prompt is injected as context.
-func readKimi(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
-	var o decision.Output
-	switch {
-	case exit == 2:
-		o.Decision, o.Reason = decision.Deny, orBlocked(stderr)
-		return o, nil
-	case exit != 0:
-		return o, exitFailed("Kimi Code", exit, stderr)
-	}
-	doc, ok := answerObject(stdout)
-	if !ok {
-		if spec.Canonical == event.BeforePrompt {
-			o.Context = strings.TrimSpace(string(stdout))
-		}
-		return o, nil
-	}
-	err := readClaudeJSON(doc, &o)
-	if m := doc.Get("message").Str; m != "" && o.Context == "" {
-		o.Context = m
-	}
-	return o, err
+	// Exit 2 blocks with stderr; exit 0 is JSON in the Claude dialect,
+	// with "message" as context, and any other stdout on a prompt is
+	// injected as context.
+	Read: claudeReader{tool: "Kimi Code", plain: []string{"UserPromptSubmit"}, contextKey: "message"}.read,
 }

@@ -146,6 +146,17 @@ func (rs Renames) Get(from string) (string, bool) {
 	return "", false
 }
 
+// From returns the first name renamed to to: Get read backwards, where
+// the first entry wins when several names share one target.
+func (rs Renames) From(to string) (string, bool) {
+	for _, r := range rs {
+		if r.To == to {
+			return r.From, true
+		}
+	}
+	return "", false
+}
+
 // Spec is one native event: its canonical name and what an answer to it
 // can express.
 type Spec struct {

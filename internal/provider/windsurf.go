@@ -244,10 +244,9 @@ func pickWindsurf(ev *event.Event, name event.Name) (string, bool) {
 	if tool == event.ToolFileWrite {
 		tool = event.ToolFileEdit // write_code does both
 	}
-	for _, r := range windsurfTool {
-		if r.To == tool && r.To != "" {
-			return prefix + r.From, true
-		}
+	// mcp_tool_use names no tool: an empty name must not find it.
+	if action, ok := windsurfTool.From(tool); ok && tool != "" {
+		return prefix + action, true
 	}
 	return "", true
 }
