@@ -62,7 +62,7 @@ type handlerStats struct {
 func checkLog(r *doctorReport, getenv func(string) string) {
 	lr := &logReport{Drift: []drift{}, Handlers: []handlerStats{}}
 	r.Log = lr
-	path, _, err := logPath("", getenv)
+	path, err := logPath("", getenv)
 	if err != nil {
 		lr.Error = err.Error()
 		return

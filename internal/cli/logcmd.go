@@ -42,25 +42,25 @@ func (f *logFilter) keep(e *journal.Entry) bool {
 }
 
 // logPath is the log the reading commands read: --file, else the one
-// `hookshim run` writes here. private: the default, which must be this
-// user's alone.
-func logPath(file string, getenv func(string) string) (path string, private bool, err error) {
+// `hookshim run` writes here. The default must be this user's alone, so
+// it is checked before it is read.
+func logPath(file string, getenv func(string) string) (string, error) {
 	if file != "" {
-		return file, false, nil
+		return file, nil
 	}
-	path, private = journal.Where("", getenv)
+	path, private := journal.Where("", getenv)
 	switch {
 	case path == "" && !private:
-		return "", false, errors.New("the decision log is off (HOOKSHIM_LOG=" + getenv("HOOKSHIM_LOG") + ")")
+		return "", errors.New("the decision log is off (HOOKSHIM_LOG=" + getenv("HOOKSHIM_LOG") + ")")
 	case path == "":
-		return "", false, errors.New("no state folder: neither XDG_STATE_HOME nor HOME is set")
+		return "", errors.New("no state folder: neither XDG_STATE_HOME nor HOME is set")
 	}
 	if private {
 		if err := journal.Check(path); err != nil {
-			return "", false, err
+			return "", err
 		}
 	}
-	return path, private, nil
+	return path, nil
 }
 
 func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -106,7 +106,7 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 		errorf(stderr, "--limit %d: give 0 for every call, or a positive number", *limit)
 		return 2
 	}
-	path, _, err := logPath(*file, getenv)
+	path, err := logPath(*file, getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		hintf(stderr, "unset HOOKSHIM_LOG to write the log to its default place, or name a file with --file")
@@ -272,7 +272,7 @@ func cmdExplain(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	id := fs.Arg(0)
-	path, _, err := logPath(*file, getenv)
+	path, err := logPath(*file, getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
