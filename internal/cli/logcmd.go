@@ -279,16 +279,12 @@ func cmdExplain(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fun
 	}
 	r, err := journal.Find(path, id)
 	var nf *journal.NotFoundError
-	var amb *journal.AmbiguousError
 	switch {
 	case errors.As(err, &nf):
 		errorf(stderr, "no call %s in %s (or its rotated copies)", id, path)
 		hintf(stderr, "'hookshim log' lists the recent calls with their ids; older calls have been rotated out")
 		return 1
-	case errors.As(err, &amb):
-		errorf(stderr, "%v", err)
-		return 1
-	case err != nil:
+	case err != nil: // an ambiguous id says itself which calls it matches
 		errorf(stderr, "%v", err)
 		return 1
 	}
