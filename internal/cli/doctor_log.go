@@ -251,10 +251,7 @@ func printLogNotes(w io.Writer, r *doctorReport) {
 			len(rg.NeverFired), len(rg.Events), strings.Join(rg.NeverFired, ", "))
 	}
 	for _, d := range lr.Drift {
-		tool := d.Provider
-		if d.Version != "" {
-			tool += " " + d.Version
-		}
+		tool := withVersion(d.Provider, d.Version)
 		what := map[string]string{
 			"field": "sent field %q, which this hookshim does not know: handlers see it only in the raw payload",
 			"event": "sent event %q, which this hookshim does not know: it answers no opinion",

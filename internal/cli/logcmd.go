@@ -196,10 +196,7 @@ func (t *table) print(rs []*journal.Record) error {
 			}
 		}
 		e := &r.Entry
-		tool := dash(e.Provider)
-		if e.Version != "" {
-			tool += " " + e.Version
-		}
+		tool := withVersion(dash(e.Provider), e.Version)
 		handlers := make([]string, 0, len(e.Handlers))
 		for _, h := range e.Handlers {
 			if slices.ContainsFunc(e.Runs, func(run journal.Run) bool { return run.Name == h && run.Error != "" }) {
@@ -220,6 +217,14 @@ func (t *table) print(rs []*journal.Record) error {
 		}
 	}
 	return nil
+}
+
+// withVersion is a tool named with its version, when the version is known.
+func withVersion(tool, version string) string {
+	if version == "" {
+		return tool
+	}
+	return tool + " " + version
 }
 
 func dash(s string) string {
@@ -302,10 +307,7 @@ func explainEntry(e *journal.Entry) string {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("call %s\n", e.ID)
 	p("  time: %s, %.1f ms\n", e.Time.Local().Format("2006-01-02 15:04:05.000 MST"), e.MS)
-	tool := dash(e.Provider)
-	if e.Version != "" {
-		tool += " " + e.Version
-	}
+	tool := withVersion(dash(e.Provider), e.Version)
 	p("  tool: %s\n", tool)
 	if d := e.Detection; d != nil {
 		switch {
