@@ -67,15 +67,22 @@ func missingEvents(d, caller *provider.Provider) []string {
 		if s.Canonical == "" || slices.Contains(out, string(s.Canonical)) {
 			continue
 		}
-		ev := &event.Event{Name: s.Canonical}
-		if s.Canonical.IsTool() {
-			ev.Tool = &event.Tool{Name: event.ToolShell}
-		}
-		if dialect.NativeEvent(d, ev) == "" {
+		if !hasEvent(d, s.Canonical) {
 			out = append(out, string(s.Canonical))
 		}
 	}
 	return out
+}
+
+// hasEvent tells whether a handler written for dialect d has an event
+// for the canonical event name; a tool event is judged with a shell
+// tool.
+func hasEvent(d *provider.Provider, name event.Name) bool {
+	ev := &event.Event{Name: name}
+	if name.IsTool() {
+		ev.Tool = &event.Tool{Name: event.ToolShell}
+	}
+	return dialect.NativeEvent(d, ev) != ""
 }
 
 func orNone(items []string, quote, sep string) string {
