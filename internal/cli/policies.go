@@ -138,7 +138,7 @@ func PoliciesMarkdown() string {
 }
 
 func anchor(name string) string {
-	return strings.NewReplacer("/", "", "-", "-").Replace(strings.ToLower(name))
+	return strings.ReplaceAll(strings.ToLower(name), "/", "")
 }
 
 func capital(s string) string {
