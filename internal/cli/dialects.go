@@ -52,7 +52,7 @@ func DialectsMarkdown() string {
 				}
 			}
 			missing := missingEvents(d, caller)
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", caller.ID, orNone(gaps, "`", ", "), orNone(missing, "`", ", "))
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", caller.ID, orNone(gaps), orNone(missing))
 		}
 		b.WriteString("\n")
 	}
@@ -85,13 +85,14 @@ func hasEvent(d *provider.Provider, name event.Name) bool {
 	return dialect.NativeEvent(d, ev) != ""
 }
 
-func orNone(items []string, quote, sep string) string {
+// orNone is items as code, comma separated, or a dash when there are none.
+func orNone(items []string) string {
 	if len(items) == 0 {
 		return "—"
 	}
 	q := make([]string, len(items))
 	for i, s := range items {
-		q[i] = quote + s + quote
+		q[i] = "`" + s + "`"
 	}
-	return strings.Join(q, sep)
+	return strings.Join(q, ", ")
 }
