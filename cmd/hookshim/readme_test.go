@@ -58,9 +58,9 @@ func TestReadmeDialect(t *testing.T) {
 	runReadme(t, "dialect", 2, `"dialect": "claude-code"`, "hookshim allow", "--provider gemini-cli")
 }
 
-// runReadme runs the README's blocks marked <!-- test: label --> (at
-// least minScripts, with every step) in an empty directory and checks
-// the blocks marked <!-- test: label output --> are in what they print.
+// runReadme runs the README's blocks marked <!-- test: label --> as
+// runReadmeBlocks does, once sh and jq are there: in CI their absence
+// is a failure.
 func runReadme(t *testing.T, label string, minScripts int, steps ...string) {
 	for _, tool := range []string{"sh", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -70,6 +70,15 @@ func runReadme(t *testing.T, label string, minScripts int, steps ...string) {
 			t.Skipf("the README's example needs %s, which is not installed", tool)
 		}
 	}
+	runReadmeBlocks(t, label, minScripts, steps...)
+}
+
+// runReadmeBlocks runs the README's blocks marked <!-- test: label -->
+// (at least minScripts, with every step) in an empty directory and
+// checks the blocks marked <!-- test: label output --> are in what they
+// print. The caller checks that what they need is installed.
+func runReadmeBlocks(t *testing.T, label string, minScripts int, steps ...string) {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
 	scripts, outputs := fencedBlocks(t, string(readme), label)

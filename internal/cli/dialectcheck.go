@@ -34,11 +34,7 @@ func checkHandlers(f *config.File, cwd string) []config.Problem {
 		}
 		var missing []string
 		for _, b := range h.On {
-			ev := &event.Event{Name: b.Event}
-			if b.Event.IsTool() {
-				ev.Tool = &event.Tool{Name: event.ToolShell}
-			}
-			if dialect.NativeEvent(d, ev) == "" && !slices.Contains(missing, string(b.Event)) {
+			if !hasEvent(d, b.Event) && !slices.Contains(missing, string(b.Event)) {
 				missing = append(missing, string(b.Event))
 			}
 		}

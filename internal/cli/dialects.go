@@ -52,7 +52,7 @@ func DialectsMarkdown() string {
 				}
 			}
 			missing := missingEvents(d, caller)
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", caller.ID, orNone(gaps, "`", ", "), orNone(missing, "`", ", "))
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", caller.ID, orNone(gaps), orNone(missing))
 		}
 		b.WriteString("\n")
 	}
@@ -67,24 +67,32 @@ func missingEvents(d, caller *provider.Provider) []string {
 		if s.Canonical == "" || slices.Contains(out, string(s.Canonical)) {
 			continue
 		}
-		ev := &event.Event{Name: s.Canonical}
-		if s.Canonical.IsTool() {
-			ev.Tool = &event.Tool{Name: event.ToolShell}
-		}
-		if dialect.NativeEvent(d, ev) == "" {
+		if !hasEvent(d, s.Canonical) {
 			out = append(out, string(s.Canonical))
 		}
 	}
 	return out
 }
 
-func orNone(items []string, quote, sep string) string {
+// hasEvent tells whether a handler written for dialect d has an event
+// for the canonical event name; a tool event is judged with a shell
+// tool.
+func hasEvent(d *provider.Provider, name event.Name) bool {
+	ev := &event.Event{Name: name}
+	if name.IsTool() {
+		ev.Tool = &event.Tool{Name: event.ToolShell}
+	}
+	return dialect.NativeEvent(d, ev) != ""
+}
+
+// orNone is items as code, comma separated, or a dash when there are none.
+func orNone(items []string) string {
 	if len(items) == 0 {
 		return "—"
 	}
 	q := make([]string, len(items))
 	for i, s := range items {
-		q[i] = quote + s + quote
+		q[i] = "`" + s + "`"
 	}
-	return strings.Join(q, sep)
+	return strings.Join(q, ", ")
 }

@@ -42,11 +42,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	var providers []*provider.Provider
 	if *all {
-		for _, p := range provider.All {
-			if importer.Check(p) == nil {
-				providers = append(providers, p)
-			}
-		}
+		providers = importers()
 		if *scope == "" {
 			*scope = string(provider.ScopeProject)
 		}
@@ -238,13 +234,22 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// importers are the tools import reads, in provider.All's order.
+func importers() []*provider.Provider {
+	var ps []*provider.Provider
+	for _, p := range provider.All {
+		if importer.Check(p) == nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // importable are the ids of the tools import reads.
 func importable() []string {
 	var ids []string
-	for _, p := range provider.All {
-		if importer.Check(p) == nil {
-			ids = append(ids, p.ID)
-		}
+	for _, p := range importers() {
+		ids = append(ids, p.ID)
 	}
 	return ids
 }

@@ -42,25 +42,25 @@ func (f *logFilter) keep(e *journal.Entry) bool {
 }
 
 // logPath is the log the reading commands read: --file, else the one
-// `hookshim run` writes here. private: the default, which must be this
-// user's alone.
-func logPath(file string, getenv func(string) string) (path string, private bool, err error) {
+// `hookshim run` writes here. The default must be this user's alone, so
+// it is checked before it is read.
+func logPath(file string, getenv func(string) string) (string, error) {
 	if file != "" {
-		return file, false, nil
+		return file, nil
 	}
-	path, private = journal.Where("", getenv)
+	path, private := journal.Where("", getenv)
 	switch {
 	case path == "" && !private:
-		return "", false, errors.New("the decision log is off (HOOKSHIM_LOG=" + getenv("HOOKSHIM_LOG") + ")")
+		return "", errors.New("the decision log is off (HOOKSHIM_LOG=" + getenv("HOOKSHIM_LOG") + ")")
 	case path == "":
-		return "", false, errors.New("no state folder: neither XDG_STATE_HOME nor HOME is set")
+		return "", errors.New("no state folder: neither XDG_STATE_HOME nor HOME is set")
 	}
 	if private {
 		if err := journal.Check(path); err != nil {
-			return "", false, err
+			return "", err
 		}
 	}
-	return path, private, nil
+	return path, nil
 }
 
 func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -106,7 +106,7 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 		errorf(stderr, "--limit %d: give 0 for every call, or a positive number", *limit)
 		return 2
 	}
-	path, _, err := logPath(*file, getenv)
+	path, err := logPath(*file, getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		hintf(stderr, "unset HOOKSHIM_LOG to write the log to its default place, or name a file with --file")
@@ -196,10 +196,7 @@ func (t *table) print(rs []*journal.Record) error {
 			}
 		}
 		e := &r.Entry
-		tool := dash(e.Provider)
-		if e.Version != "" {
-			tool += " " + e.Version
-		}
+		tool := withVersion(dash(e.Provider), e.Version)
 		handlers := make([]string, 0, len(e.Handlers))
 		for _, h := range e.Handlers {
 			if slices.ContainsFunc(e.Runs, func(run journal.Run) bool { return run.Name == h && run.Error != "" }) {
@@ -220,6 +217,14 @@ func (t *table) print(rs []*journal.Record) error {
 		}
 	}
 	return nil
+}
+
+// withVersion is a tool named with its version, when the version is known.
+func withVersion(tool, version string) string {
+	if version == "" {
+		return tool
+	}
+	return tool + " " + version
 }
 
 func dash(s string) string {
@@ -272,23 +277,19 @@ func cmdExplain(args []string, _ io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	id := fs.Arg(0)
-	path, _, err := logPath(*file, getenv)
+	path, err := logPath(*file, getenv)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
 	}
 	r, err := journal.Find(path, id)
 	var nf *journal.NotFoundError
-	var amb *journal.AmbiguousError
 	switch {
 	case errors.As(err, &nf):
 		errorf(stderr, "no call %s in %s (or its rotated copies)", id, path)
 		hintf(stderr, "'hookshim log' lists the recent calls with their ids; older calls have been rotated out")
 		return 1
-	case errors.As(err, &amb):
-		errorf(stderr, "%v", err)
-		return 1
-	case err != nil:
+	case err != nil: // an ambiguous id says itself which calls it matches
 		errorf(stderr, "%v", err)
 		return 1
 	}
@@ -306,10 +307,7 @@ func explainEntry(e *journal.Entry) string {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("call %s\n", e.ID)
 	p("  time: %s, %.1f ms\n", e.Time.Local().Format("2006-01-02 15:04:05.000 MST"), e.MS)
-	tool := dash(e.Provider)
-	if e.Version != "" {
-		tool += " " + e.Version
-	}
+	tool := withVersion(dash(e.Provider), e.Version)
 	p("  tool: %s\n", tool)
 	if d := e.Detection; d != nil {
 		switch {

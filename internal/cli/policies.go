@@ -53,7 +53,7 @@ func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(st
 // policyText is one policy's documentation for the terminal.
 func policyText(i policy.Info) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\nevents: %s\n\ncatches: %s\n\nmisses: %s\n\nparameters (\"with\"):\n", i.Name, unmark(i.Summary), eventList(i), unmark(i.Catches), unmark(i.Misses))
+	fmt.Fprintf(&b, "%s: %s\n\nevents: %s\n\ncatches: %s\n\nmisses: %s\n\nparameters (\"with\"):\n", i.Name, unmark(i.Summary), eventList(i, ""), unmark(i.Catches), unmark(i.Misses))
 	for _, p := range params(i) {
 		fmt.Fprintf(&b, "  %s (%s): %s\n", p.Name, p.Type, unmark(p.Doc))
 	}
@@ -70,10 +70,12 @@ func policyText(i policy.Info) string {
 
 func unmark(s string) string { return strings.ReplaceAll(s, "`", "") }
 
-func eventList(i policy.Info) string {
+// eventList is a policy's events, comma separated, each between quote:
+// "" for the terminal, "`" for Markdown.
+func eventList(i policy.Info, quote string) string {
 	var s []string
 	for _, e := range i.Events {
-		s = append(s, string(e))
+		s = append(s, quote+string(e)+quote)
 	}
 	return strings.Join(s, ", ")
 }
@@ -118,7 +120,7 @@ func PoliciesMarkdown() string {
 	}
 	for _, n := range policy.Names() {
 		i, _ := policy.Lookup(n)
-		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nReads: %s.\n\n**Catches:** %s\n\n**Misses:** %s\n\n", n, capital(i.Summary), codeList(i), i.Catches, i.Misses)
+		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nReads: %s.\n\n**Catches:** %s\n\n**Misses:** %s\n\n", n, capital(i.Summary), eventList(i, "`"), i.Catches, i.Misses)
 		b.WriteString("| parameter | type | meaning |\n|---|---|---|\n")
 		for _, p := range params(i) {
 			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, p.Type, p.Doc)
@@ -136,7 +138,7 @@ func PoliciesMarkdown() string {
 }
 
 func anchor(name string) string {
-	return strings.NewReplacer("/", "", "-", "-").Replace(strings.ToLower(name))
+	return strings.ReplaceAll(strings.ToLower(name), "/", "")
 }
 
 func capital(s string) string {
@@ -144,14 +146,6 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func codeList(i policy.Info) string {
-	var s []string
-	for _, e := range i.Events {
-		s = append(s, "`"+string(e)+"`")
-	}
-	return strings.Join(s, ", ")
 }
 
 // mdExample is an example in a table cell: code, with | and newlines

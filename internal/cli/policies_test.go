@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
@@ -19,19 +18,9 @@ const (
 // TestPoliciesDoc keeps docs/policies.md equal to the pack's own
 // documentation, whose every example is a test case of internal/policy.
 func TestPoliciesDoc(t *testing.T) {
-	const path = "../../docs/policies.md"
-	doc, err := os.ReadFile(path)
-	require.NoError(t, err)
-	s := string(doc)
-	i := strings.Index(s, policiesStart)
-	j := strings.Index(s, policiesEnd)
-	require.True(t, i >= 0 && j > i, "docs/policies.md lost its generated markers")
-	want := s[:i+len(policiesStart)] + "\n" + PoliciesMarkdown() + "\n" + s[j:]
-	if *updateDocs {
-		require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
-		return
-	}
-	require.Equal(t, want, s, "docs/policies.md is out of date: run go test ./internal/cli -run TestPoliciesDoc -update-docs")
+	checkGenerated(t, "../../docs/policies.md", policiesStart, policiesEnd, PoliciesMarkdown()+"\n",
+		"docs/policies.md lost its generated markers",
+		"docs/policies.md is out of date: run go test ./internal/cli -run TestPoliciesDoc -update-docs")
 }
 
 func TestPoliciesCommand(t *testing.T) {

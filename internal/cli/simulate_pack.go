@@ -112,8 +112,10 @@ func simulateExample(name string, ex policy.Example, n int, tmp string, getenv f
 	o.Str("session_id", "simulate")
 	o.Str("transcript_path", "/home/u/.claude/projects/p/simulate.jsonl")
 	o.Str("cwd", cwd)
+	var native string // the Claude Code event the call is sent as
 	if ex.Tool == "" {
-		o.Str("hook_event_name", "UserPromptSubmit")
+		native = "UserPromptSubmit"
+		o.Str("hook_event_name", native)
 		o.Str("prompt", ex.Text)
 	} else {
 		t, ok := claudeTools[ex.Tool]
@@ -122,7 +124,8 @@ func simulateExample(name string, ex policy.Example, n int, tmp string, getenv f
 		}
 		in := &wire.Object{}
 		in.Str(t[1], ex.Text)
-		o.Str("hook_event_name", "PreToolUse")
+		native = "PreToolUse"
+		o.Str("hook_event_name", native)
 		o.Str("tool_name", t[0])
 		o.Raw("tool_input", in.Bytes())
 		o.Str("tool_use_id", "toolu_simulate_"+strconv.Itoa(n))
@@ -137,9 +140,5 @@ func simulateExample(name string, ex policy.Example, n int, tmp string, getenv f
 		return simResult{}, err
 	}
 	f.Dir = cwd
-	event := "PreToolUse"
-	if ex.Tool == "" {
-		event = "UserPromptSubmit"
-	}
-	return simulateCall("claude-code", event, "", []config.Found{{File: f}}, o.Bytes(), getenv), nil
+	return simulateCall("claude-code", native, "", []config.Found{{File: f}}, o.Bytes(), getenv), nil
 }

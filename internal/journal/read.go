@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,7 +121,7 @@ func Find(path, id string) (*Record, error) {
 			if found == nil {
 				found = r
 			}
-			if len(ids) < 5 && !containsID(ids, r.ID) {
+			if len(ids) < 5 && !slices.Contains(ids, r.ID) {
 				ids = append(ids, r.ID)
 			}
 		}
@@ -135,15 +136,6 @@ func Find(path, id string) (*Record, error) {
 		return nil, &AmbiguousError{ID: id, IDs: ids}
 	}
 	return found, nil
-}
-
-func containsID(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // Follow calls fn with every record appended to the log from now on,
