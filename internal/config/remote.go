@@ -47,9 +47,18 @@ const (
 	Anthropic = "anthropic"
 )
 
-// DefaultModels are the models a prompt handler asks when the config names
-// none: small, fast ones, as a judge of one tool call needs.
-var DefaultModels = map[string]string{OpenAI: "gpt-4o-mini", Anthropic: "claude-haiku-4-5"}
+// DefaultModel is the model a prompt handler asks of api when the config
+// names none: a small, fast one, as a judge of one tool call needs. A
+// switch, not a map literal, which every process would build at start.
+func DefaultModel(api string) string {
+	switch api {
+	case OpenAI:
+		return "gpt-4o-mini"
+	case Anthropic:
+		return "claude-haiku-4-5"
+	}
+	return ""
+}
 
 // remote parses an http or prompt handler. Its fields are those of a
 // command handler that still mean something without a process (timeout,
@@ -215,7 +224,7 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 		ep.KeyEnv = strings.ToUpper(api) + "_API_KEY"
 	}
 	if ep.Model == "" {
-		ep.Model = DefaultModels[api]
+		ep.Model = DefaultModel(api)
 	}
 	if base == "" {
 		base = getenv(strings.ToUpper(api) + "_BASE_URL")

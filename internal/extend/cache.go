@@ -30,15 +30,6 @@ func DefaultCache(getenv func(string) string) (Cache, error) {
 	return Cache{Dir: filepath.Join(dir, "extends")}, nil
 }
 
-// NotCachedError is a pinned URL whose content is not in the cache.
-type NotCachedError struct {
-	URL, Pin string
-}
-
-func (e *NotCachedError) Error() string {
-	return fmt.Sprintf("%s (%s) is not in the cache", e.URL, e.Pin)
-}
-
 func (c Cache) path(sum [32]byte) string {
 	return filepath.Join(c.Dir, hex.EncodeToString(sum[:])+".json")
 }

@@ -86,16 +86,6 @@ func (c Command) Name() string {
 	return n
 }
 
-// Within reports whether the command was found inside the given wrapper.
-func (c Command) Within(via string) bool {
-	for _, v := range c.Via {
-		if v == via {
-			return true
-		}
-	}
-	return false
-}
-
 // SyntaxError says that part of a line could not be read: the commands
 // returned with it are those read before the problem. A policy should be
 // careful with such a line.
@@ -593,7 +583,16 @@ func (w *walker) sub(x word, sc scope, inArg int) {
 			} else {
 				script, raw = raw[2:2+end], raw[3+end:]
 			}
-			how = map[byte]string{0: "$()", 2: "<()", 3: ">()", 4: "()"}[mark]
+			switch mark {
+			case 0:
+				how = "$()"
+			case 2:
+				how = "<()"
+			case 3:
+				how = ">()"
+			case 4:
+				how = "()"
+			}
 		default:
 			continue
 		}

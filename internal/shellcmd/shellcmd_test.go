@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestStructure(t *testing.T) {
 	assert.Equal(t, cs[1].Pipeline, cs[2].Pipeline)
 	assert.NotEqual(t, cs[2].Pipeline, cs[3].Pipeline)
 	assert.Equal(t, "bash", cs[2].Name())
-	assert.True(t, cs[2].Within("sudo"))
+	assert.True(t, slices.Contains(cs[2].Via, "sudo"))
 	assert.Equal(t, []Redirect{{Op: ">", Target: "out"}, {Op: "2>&", Target: "1"}}, cs[3].Redirects)
 
 	cs, err = Commands(`echo "$(cat $HOME/.env)" > /tmp/x`)
