@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -233,17 +232,6 @@ func tokens(p, cwd string, input []byte) bool {
 		}
 	}
 	return false
-}
-
-// readHead reads at most n bytes of a file.
-func readHead(p string, n int64) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, n))
-	return string(b), err
 }
 
 func action(tool string) string {
