@@ -282,8 +282,11 @@ func refspec(cmd, ref string, forced, del, prune bool, branches globs, current f
 	plus := strings.HasPrefix(ref, "+")
 	ref = strings.TrimPrefix(ref, "+")
 	src, dst, colon := strings.Cut(ref, ":")
-	if !colon || del {
+	switch {
+	case !colon || del:
 		dst = ref
+	case dst == "" && src != "":
+		dst = src // main: updates the remote's main
 	}
 	deletes := del || colon && src == ""
 	pattern := ref == ":" || strings.Contains(dst, "*")

@@ -99,6 +99,7 @@ func TestProtectedBranches(t *testing.T) {
 		{line: "git push -f origin HEAD~3:main", want: deny},
 		{line: "git push -f origin abc123:refs/heads/master", want: deny},
 		{line: "git push -f origin heads/main", want: deny},
+		{line: "git push -f origin main:", want: deny},
 		{line: "git push -f origin feature x:main", want: deny},
 		{line: "git push -o ci.skip -f origin main", want: deny},
 		{line: "git push -fo ci.skip origin main", want: deny},

@@ -28,7 +28,7 @@ var gitDiscard = &spec{
 			"`git checkout $X` (a branch or a path) and `git update-ref --stdin` are answered with ask. Wrapped commands count.",
 		Misses: "rewrites of commits that may have been pushed (`git rebase`, `git commit --amend`, `git reset --soft`/`--mixed`/`--keep` " +
 			"to an older commit): whether they were pushed is not known here, the commits stay in the reflog, and a push of the " +
-			"rewrite needs a force-push (`hookshim/protected-branches`); `git reset --keep` and `git stash pop`, which stop rather than lose changes; " +
+			"rewrite needs a force-push (`hookshim/protected-branches`); `git stash pop`, which keeps the stash when it cannot apply it; " +
 			"`git branch -f`, `git branch -M`, `git checkout -B`, `git switch -C` over an existing branch (whether it exists is not read); " +
 			"`git rm -f`, `git merge --abort`, `git worktree prune` (it drops only the records of worktrees already gone), " +
 			"`git submodule deinit --all` without `--force` (git refuses when there are changes); " +
@@ -153,7 +153,7 @@ var (
 			"ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "overwrite-ignore", "no-overwrite-ignore",
 			"pathspec-from-file=", "pathspec-file-nul"},
 		short: [][2]string{{"q", "quiet"}, {"f", "force"}, {"m", "merge"}, {"b", "b="}, {"B", "B="}, {"t", "track"},
-			{"p", "patch"}, {"2", "ours"}, {"3", "theirs"}},
+			{"d", "detach"}, {"p", "patch"}, {"2", "ours"}, {"3", "theirs"}},
 	}
 	switchSyntax = gitSyntax{
 		long: []string{"create=", "force-create=", "guess", "no-guess", "discard-changes", "no-discard-changes", "quiet", "progress",
@@ -194,11 +194,11 @@ var (
 		short: [][2]string{{"q", "quiet"}},
 	}
 	pruneSyntax = gitSyntax{
-		long:  []string{"dry-run", "verbose", "progress", "expire="},
+		long:  []string{"dry-run", "verbose", "progress", "expire=", "exclude-promisor-objects"},
 		short: [][2]string{{"n", "dry-run"}, {"v", "verbose"}},
 	}
 	updateRefSyntax = gitSyntax{
-		long:  []string{"stdin", "no-deref", "create-reflog", "z"},
+		long:  []string{"stdin", "no-deref", "create-reflog"},
 		short: [][2]string{{"d", "d"}, {"m", "m="}},
 	}
 	filterRepoSyntax = gitSyntax{
@@ -262,7 +262,11 @@ func discard(g gitCall) string {
 			return "discards uncommitted changes"
 		}
 	case "stash":
-		action, _ := firstAction(g.args)
+		// The action comes first; anything else is an implicit push.
+		action := ""
+		if len(g.args) > 0 {
+			action = g.args[0]
+		}
 		switch {
 		case action == "drop" || action == "clear":
 			return "deletes stashed changes"
@@ -335,8 +339,9 @@ func discard(g gitCall) string {
 	return ""
 }
 
-// firstAction splits the action word of git stash, worktree, submodule or
-// reflog (the first word that is no option) from the words after it.
+// firstAction splits the action word of git worktree, submodule or reflog
+// (the first word that is no option: git submodule takes --quiet before
+// it) from the words after it.
 func firstAction(args []string) (string, []string) {
 	for i, a := range args {
 		if a == "--" {

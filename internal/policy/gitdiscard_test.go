@@ -77,6 +77,7 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git checkout --orphan gh-pages"},
 		{line: "git checkout -t origin/feature"},
 		{line: "git checkout --detach HEAD~2"},
+		{line: "git checkout -d notes.txt", cwd: "repo"}, // -d: a commit to detach at, no path
 		{line: "git checkout feature/x"},
 		{line: "git checkout -"},
 		{line: "git checkout"},
@@ -107,7 +108,7 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git stash drop", want: deny},
 		{line: "git stash drop stash@{2}", want: deny},
 		{line: "git stash clear", want: deny},
-		{line: "git stash -q drop", want: deny},
+		{line: "git stash -q drop"}, // git refuses: the action comes first
 		{line: "git stash $ACTION", want: ask},
 		{line: "git stash"},
 		{line: "git stash push -m wip"},
@@ -154,7 +155,7 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git reflog"},
 		{line: "git reflog show"},
 		{line: "git reflog expire --expire=never --all"},
-		{line: "git reflog expire -n --expire=now --all"},
+		{line: "git reflog expire --dry-run --expire=now --all"},
 		{line: "git gc"},
 		{line: "git gc --prune"},
 		{line: "git gc --prune=never"},
