@@ -20,7 +20,7 @@ var protectedBranches = &spec{
 		Summary: "deny force-pushes to, remote deletes of, and hard resets on protected branches",
 		Events:  toolEvents,
 		Catches: "every `git push` that can rewrite or delete a protected branch on the remote: " +
-			"`-f`/`--force` (also bundled, `-uf`), `--force-with-lease`, `--force-if-includes` or a `+` refspec " +
+			"`-f`/`--force` (also bundled, `-uf`), `--force-with-lease` or a `+` refspec " +
 			"whose destination is a protected branch (`main`, `HEAD:main`, `+main`, `refs/heads/main`); " +
 			"`--delete`/`-d main`, `:main`; pushes that reach every branch of the remote: `--mirror`, `--all --force`, " +
 			"`--prune` (deletes the remote branches that are not local), a forced `:` or wildcard refspec (`+refs/heads/*:refs/heads/*`) " +
@@ -217,7 +217,9 @@ func push(g gitCall, branches globs, current func() (string, bool)) string {
 		return "" // nothing is sent
 	}
 	mirror, all, del, prune := o.has("mirror"), o.has("all", "branches"), o.has("delete"), o.has("prune")
-	forced := mirror || o.has("force") || o.has("force-with-lease") || o.has("force-if-includes")
+	// --force-if-includes alone forces nothing: git ignores it without
+	// --force-with-lease.
+	forced := mirror || o.has("force") || o.has("force-with-lease")
 	cmd := show(g.cmd.Args)
 	var refspecs []string
 	if len(o.ops) > 1 {
@@ -302,7 +304,9 @@ func refspec(cmd, ref string, forced, del, prune bool, branches globs, current f
 		}
 		return ""
 	}
-	if dst == "HEAD" || dst == "@" {
+	if !colon && (dst == "HEAD" || dst == "@") {
+		// HEAD alone pushes the current branch to its name; as a
+		// destination (x:HEAD) it is a branch named HEAD.
 		b, ok := current()
 		if !ok {
 			return unsure + cmd + " force-pushes the current branch, which could not be read; make sure it is not protected"

@@ -91,7 +91,7 @@ func TestProtectedBranches(t *testing.T) {
 		{line: "git push --force-with-lease=main:abc123 origin main", want: deny},
 		{line: "git push --force-w origin main", want: deny},
 		{line: "git push --force-if-includes --force-with-lease origin main", want: deny},
-		{line: "git push --force-i origin main", want: deny},
+		{line: "git push --force-i origin main"}, // --force-if-includes alone: git ignores it
 		{line: "git push origin +main", want: deny},
 		{line: "git push origin +HEAD:main", want: deny},
 		{line: "git push origin +feature:refs/heads/main", want: deny},
@@ -139,6 +139,7 @@ func TestProtectedBranches(t *testing.T) {
 		{line: "git push --force origin", cwd: "repo", want: deny},
 		{line: "git push -f origin HEAD", cwd: "repo", want: deny},
 		{line: "git push -f origin @", cwd: "repo", want: deny},
+		{line: "git push -f origin feature:HEAD", cwd: "repo"},   // a branch named HEAD
 		{line: "cd sub && git push -f", cwd: "repo", want: deny}, // a .git file pointing to the repository
 		{line: "git checkout main && git push -f", cwd: "feature", want: deny},
 		{line: "git switch develop && git push -f", cwd: "feature", want: deny},

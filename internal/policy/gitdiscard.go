@@ -17,10 +17,10 @@ var gitDiscard = &spec{
 		Catches: "`git reset --hard` and `--merge`; `git clean` with `-f`/`--force` or `-i` (not with `-n`/`--dry-run`); " +
 			"`git checkout` of paths (`-- paths`, `.`, `BRANCH -- paths`, `BRANCH path`, a name that is a file or folder on disk and no ref, " +
 			"`--pathspec-from-file`, `-p`) and `git checkout -f`; `git restore` of paths in the working tree (the default, or `-W`/`--worktree`); " +
-			"`git switch --discard-changes`/`-f`; `git stash drop` and `git stash clear`; `git branch -D` (`--delete --force`, `-df`); " +
+			"`git switch --discard-changes`/`-f`; `git stash drop` and `git stash clear`; `git branch -D` (`--delete --force`, `-df`; not with `-r`); " +
 			"`git worktree remove --force`; `git submodule deinit --force` and `git submodule update --force`; " +
 			"`git reflog expire --expire=…`, `git reflog delete`, `git gc --prune=now` and `git prune`, which destroy what lost work is recovered from; " +
-			"`git update-ref -d`; `git filter-branch` and `git filter-repo`. " +
+			"`git update-ref -d` (not of a remote-tracking ref); `git filter-branch` and `git filter-repo`. " +
 			"Long options may be abbreviated as git allows (`git reset --har`), short ones bundled (`git clean -fdx`); " +
 			"`git -C dir`, `--git-dir`, `--work-tree`, `-c name=value` before the subcommand are read through " +
 			"(`-c clean.requireForce=false` makes a plain `git clean` count). A subcommand known only when the line runs (`git $cmd --hard`), " +
@@ -321,7 +321,8 @@ func discard(g gitCall) string {
 	case "update-ref":
 		s := scanGit(g.args, updateRefSyntax)
 		switch {
-		case s.has("d"):
+		case s.has("d") && !(len(s.ops) > 0 && strings.HasPrefix(s.ops[0], "refs/remotes/")):
+			// A remote-tracking ref is a copy: the next fetch brings it back.
 			return "deletes a ref; the commits only it names are lost"
 		case s.has("stdin"):
 			return unsure + "reads the refs it changes from its input; make sure it deletes none"

@@ -166,6 +166,7 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git update-ref -d HEAD", want: deny},
 		{line: "git update-ref --stdin < cmds", want: ask},
 		{line: "git update-ref refs/heads/x HEAD"},
+		{line: "git update-ref -d refs/remotes/origin/gone"},
 		{line: "git filter-branch --index-filter 'git rm --cached -r x' -- --all", want: deny},
 		{line: "git filter-repo --path src/", want: deny},
 		{line: "git-filter-repo --invert-paths --path secrets", want: deny},
