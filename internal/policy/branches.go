@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -30,7 +31,8 @@ var protectedBranches = &spec{
 			"Long options may be abbreviated as git allows (`--mirr`, `--force-w`, `--del`). " +
 			"`git -C dir`, `-c name=value` and git's other options before the subcommand are read through, and `-c` settings " +
 			"that change what a push does (`remote.*.push`, `remote.*.mirror`, `push.default`) are taken into account; " +
-			"a subcommand known only when the line runs (`git $cmd`) or an alias defined on the line (`git -c alias.p='push -f' p`) is answered with ask. " +
+			"a subcommand known only when the line runs (`git $cmd`), an alias defined on the line (`git -c alias.p='push -f' p`) " +
+			"and a forced push or a delete that takes more refspecs from `xargs` are answered with ask. " +
 			"Also `git reset --hard` (or `--merge`) while on a protected branch. Wrapped commands count.",
 		Misses: "aliases and settings from git's configuration files (`git pf`, `push.default = upstream` with another branch name, " +
 			"`remote.origin.mirror = true`), scripts (`./release.sh`), options held in variables (`git push $FLAGS origin main`), " +
@@ -258,7 +260,7 @@ func push(g gitCall, branches globs, current func() (string, bool)) string {
 	case matching && forced && len(refspecs) == 0:
 		return every
 	}
-	if len(refspecs) == 0 {
+	if len(refspecs) == 0 && !g.fed {
 		if !forced || all || o.has("tags") { // --tags alone sends tags only
 			return ""
 		}
@@ -275,6 +277,9 @@ func push(g gitCall, branches globs, current func() (string, bool)) string {
 		if f := refspec(cmd, ref, forced, del, prune, branches, current); f != "" {
 			return f
 		}
+	}
+	if g.fed && (forced || del) {
+		return unsure + cmd + " takes more branches from its input; make sure none is protected"
 	}
 	return ""
 }
@@ -392,6 +397,8 @@ type gitCall struct {
 	// repoUnknown is set when --git-dir or GIT_DIR names a folder that is
 	// not known before the line runs.
 	repoUnknown bool
+	// fed is set when xargs or find -exec adds arguments at run time.
+	fed bool
 }
 
 // gitArgs returns git's subcommand and its arguments, past git's own
@@ -406,7 +413,7 @@ func gitArgs(c shellcmd.Command) (string, []string) {
 // own options (git.c, handle_options) are matched whole: git does not
 // take them abbreviated.
 func gitOf(c shellcmd.Command, cwd string) gitCall {
-	g := gitCall{cmd: c, dir: cwd}
+	g := gitCall{cmd: c, dir: cwd, fed: slices.Contains(c.Via, "xargs") || slices.Contains(c.Via, "find -exec")}
 	name := c.Name()
 	if sub, ok := strings.CutPrefix(name, "git-"); ok && sub != "" {
 		g.sub, g.args = sub, c.Args[1:]

@@ -183,6 +183,10 @@ func TestProtectedBranches(t *testing.T) {
 		{line: "git -c alias.pf='push -f' pf origin main", want: ask},
 		{line: "git -c alias.pf='push -f' pf origin main; git push -f origin main", want: deny},
 		{line: "git push -f origin $BRANCH", want: ask},
+		{line: "echo main | xargs git push -f origin", want: ask},
+		{line: "echo x | xargs git push origin --delete", want: ask},
+		{line: "echo x | xargs git push -f origin main", want: deny},
+		{line: "echo x | xargs git push origin"},
 		{line: "git push -f origin \"$(git branch --show-current)\"", want: ask},
 		// Look-alikes.
 		{line: "git push origin main"},

@@ -25,7 +25,8 @@ var gitDiscard = &spec{
 			"`git -C dir`, `--git-dir`, `--work-tree`, `-c name=value` before the subcommand are read through " +
 			"(`-c clean.requireForce=false` makes a plain `git clean` count). A subcommand known only when the line runs (`git $cmd --hard`), " +
 			"an alias defined on the line, a `git stash`, `git worktree` or `git submodule` action held in a variable, " +
-			"`git checkout $X` (a branch or a path) and `git update-ref --stdin` are answered with ask. Wrapped commands count.",
+			"`git checkout $X` (a branch or a path), `xargs git checkout` and `git update-ref --stdin` are answered with ask " +
+			"(`xargs git restore` and `xargs git checkout --` are denied: what they get is paths). Wrapped commands count.",
 		Misses: "rewrites of commits that may have been pushed (`git rebase`, `git commit --amend`, `git reset --soft`/`--mixed`/`--keep` " +
 			"to an older commit): whether they were pushed is not known here, the commits stay in the reflog, and a push of the " +
 			"rewrite needs a force-push (`hookshim/protected-branches`); `git stash pop`, which keeps the stash when it cannot apply it; " +
@@ -254,7 +255,7 @@ func discard(g gitCall) string {
 	case "restore":
 		s := scanGit(g.args, restoreSyntax)
 		_, fromFile := s.value("pathspec-from-file")
-		if (s.has("worktree") || !s.has("staged")) && (len(s.ops) > 0 || fromFile) {
+		if (s.has("worktree") || !s.has("staged")) && (len(s.ops) > 0 || fromFile || g.fed) {
 			return "overwrites uncommitted changes in the paths it names"
 		}
 	case "switch":
@@ -270,7 +271,7 @@ func discard(g gitCall) string {
 		switch {
 		case action == "drop" || action == "clear":
 			return "deletes stashed changes"
-		case dynamic(action):
+		case dynamic(action) || action == "" && g.fed:
 			return unsure + "runs a stash action known only when it runs; make sure it does not drop stashed changes"
 		}
 	case "branch":
@@ -366,7 +367,7 @@ func checkoutDiscards(g gitCall) string {
 		return "discards uncommitted changes"
 	}
 	const paths = "overwrites uncommitted changes in the paths it names"
-	if _, ok := s.value("pathspec-from-file"); ok || s.has("patch") || len(s.paths()) > 0 {
+	if _, ok := s.value("pathspec-from-file"); ok || s.has("patch") || len(s.paths()) > 0 || s.dashdash >= 0 && g.fed {
 		return paths
 	}
 	if _, ok := s.value("b"); ok {
@@ -382,7 +383,11 @@ func checkoutDiscards(g gitCall) string {
 	switch {
 	case len(ops) >= 2:
 		return paths
-	case len(ops) == 0 || s.has("detach"):
+	case s.has("detach"):
+		return ""
+	case g.fed:
+		return unsure + "takes branches or paths from its input; make sure it overwrites no changed file"
+	case len(ops) == 0:
 		return ""
 	}
 	name := ops[0]
