@@ -184,6 +184,8 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git \"$@\"", want: ask},
 		{line: "git -c alias.nuke='reset --hard' nuke", want: ask},
 		{line: "git $cmd; git clean -f", want: deny},
+		{line: "git reset --hard \"unclosed", want: ask},
+		{line: "git status \"unclosed"},
 		{line: "git diff --name-only | xargs git checkout --", want: deny},
 		{line: "git diff --name-only | xargs git checkout", want: ask},
 		{line: "git diff --name-only | xargs git restore", want: deny},
