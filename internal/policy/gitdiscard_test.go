@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -212,6 +216,36 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git reset --hard", with: `{"allow": ["clean"]}`, want: deny},
 		{line: "git clean -f", with: `{"decision": "ask"}`, want: ask},
 	})
+}
+
+// TestLinkedWorktree: in a linked worktree, HEAD is the worktree's own
+// and the refs are the main repository's (commondir).
+func TestLinkedWorktree(t *testing.T) {
+	repo := gitRepo(t, "feature/x")
+	wt := t.TempDir()
+	admin := filepath.Join(repo, ".git", "worktrees", "wt")
+	require.NoError(t, os.MkdirAll(admin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(admin, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+admin+"\n"), 0o644))
+	for _, f := range []string{"loose", "notes.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(wt, f), []byte("x\n"), 0o644))
+	}
+	for _, c := range []struct {
+		policy, line string
+		want         decision.Kind
+	}{
+		{"hookshim/git-discard", "git checkout loose", none}, // the branch of the main repository
+		{"hookshim/git-discard", "git checkout notes.txt", deny},
+		{"hookshim/protected-branches", "git push -f", deny}, // the worktree is on main
+		{"hookshim/protected-branches", "git -C " + repo + " push -f", none},
+	} {
+		p, err := Compile(c.policy, nil)
+		require.NoError(t, err)
+		ev := &event.Event{Name: event.BeforeToolExecute, Cwd: wt, ProjectDir: wt, Tool: &event.Tool{Name: event.ToolShell, Command: c.line}}
+		out := p.Eval(ev)
+		assert.Equal(t, c.want, out.Decision, "%s: %s", c.line, out.Reason)
+	}
 }
 
 func TestGitDiscardParams(t *testing.T) {
