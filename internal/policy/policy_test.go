@@ -154,6 +154,11 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `echo "git push -f origin main"`}, none},
 		{Example{Tool: event.ToolShell, Text: `git log --grep="push -f main"`}, none},
 	},
+	"hookshim/git-discard": {
+		{Example{Tool: event.ToolShell, Text: `bash -c 'git reset --hard'`}, deny},
+		{Example{Tool: event.ToolShell, Text: `git $cmd --hard`}, ask},
+		{Example{Tool: event.ToolShell, Text: `echo "git reset --hard"`}, none},
+	},
 	"hookshim/secret-files": {
 		{Example{Tool: event.ToolFileRead, Text: `C:\Users\u\project\.env`}, deny},
 		{Example{Tool: event.ToolShell, Text: `cat "./.env"`}, deny},
@@ -297,7 +302,7 @@ func TestCompileErrors(t *testing.T) {
 
 func TestNamesAndInfo(t *testing.T) {
 	names := Names()
-	assert.Len(t, names, 7)
+	assert.Len(t, names, 8)
 	for _, n := range names {
 		i, ok := Lookup(n)
 		require.True(t, ok)
