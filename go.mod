@@ -3,6 +3,7 @@ module github.com/hookshim/hookshim
 go 1.25
 
 require (
+	github.com/expr-lang/expr v1.17.8
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0

@@ -4,7 +4,8 @@
 # stdin and prints {}), and against the jq and Node hooks people write today.
 #
 #   bench/run.sh          full run (make bench), about a minute on 2 CPUs:
-#                         checks the budget (docs/performance.md), prints
+#                         checks the budget (docs/performance.md; the limits
+#                         are in bench/tool/main.go, report), prints
 #                         pass or FAIL for each of its five ratios and
 #                         exits 1 when one is missed
 #   bench/run.sh smoke    short run for CI (make bench-smoke): fails only on

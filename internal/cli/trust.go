@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/hookshim/hookshim/internal/trust"
 )
 
@@ -66,17 +65,11 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 	if code >= 0 {
 		return code
 	}
-	// Its rules are compiled here anyway: kept, the first hook call finds
-	// them compiled.
-	rules := rule.UserCache(getenv)
-	f, err := config.LoadWith(path, rules)
+	f, err := config.Load(path)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		hintf(stderr, "fix the config before allowing it")
 		return 1
-	}
-	if err := rules.Save(); err != nil {
-		warningf(stderr, "compiled rules not kept: %v", err)
 	}
 	if !resolveExtends(f, getenv, true, stderr) {
 		hintf(stderr, "an allowance covers every config this one extends: fix or fetch them (hookshim fetch), then allow again")

@@ -19,7 +19,6 @@ import (
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/policy"
-	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/tidwall/gjson"
 )
 
@@ -115,35 +114,29 @@ func (e *Error) Error() string {
 }
 
 // Load reads and parses one config file.
-func Load(path string) (*File, error) { return load(path, nil) }
-
-// LoadWith is Load with rule expressions compiled through rules (see
-// Sources.Rules).
-func LoadWith(path string, rules *rule.Cache) (*File, error) { return load(path, rules) }
-
-func load(path string, rules *rule.Cache) (*File, error) {
+func Load(path string) (*File, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseWith(path, data, rules)
+	return parseAt(path, data)
 }
 
 // Parse parses a config document. path names it in errors and anchors
 // relative commands and working directories.
-func Parse(path string, data []byte) (*File, error) { return parseWith(path, data, nil) }
+func Parse(path string, data []byte) (*File, error) { return parseAt(path, data) }
 
-func parseWith(path string, data []byte, rules *rule.Cache) (*File, error) {
+func parseAt(path string, data []byte) (*File, error) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		path = abs
 	}
-	return parse(path, filepath.Dir(path), data, rules)
+	return parse(path, filepath.Dir(path), data)
 }
 
 // parse parses a document named path whose relative paths start at dir.
-func parse(path, dir string, data []byte, rules *rule.Cache) (*File, error) {
-	p := &parser{path: path, data: data, rules: rules}
+func parse(path, dir string, data []byte) (*File, error) {
+	p := &parser{path: path, data: data}
 	content := data
 	data = trimBOM(data)
 	p.data = data
@@ -222,10 +215,9 @@ func parse(path, dir string, data []byte, rules *rule.Cache) (*File, error) {
 }
 
 type parser struct {
-	path  string
-	data  []byte
-	err   error
-	rules *rule.Cache // nil: rules compiled afresh
+	path string
+	data []byte
+	err  error
 
 	// at is where the last position was found: positions are asked for in
 	// document order, so each is counted on from the last one rather than

@@ -159,5 +159,5 @@ func (p *parser) extension(f *File, v gjson.Result) (Extension, bool) {
 // its hooks' relative commands and folders start at dir (the folder of
 // the file that extends it), as no folder comes with it.
 func ParseRemote(url, dir string, data []byte) (*File, error) {
-	return parse(url, dir, data, nil)
+	return parse(url, dir, data)
 }

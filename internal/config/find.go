@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/hookshim/hookshim/internal/rule"
 )
 
 // FileName is the project config file, found by walking up from the
@@ -26,11 +24,6 @@ type Sources struct {
 	// or large, then never stops discovery of the user's own config.
 	// Nil: the project file is read and parsed (doctor, simulate).
 	Gate func(path string) ([]byte, error)
-
-	// Rules compiles the expressions of rule handlers, from the programs
-	// kept by earlier calls when it has them (every call is a new process,
-	// which reads its configs again). Nil: each is compiled.
-	Rules *rule.Cache
 }
 
 // ErrSkip is what a Gate returns for a file that is left out.
@@ -76,14 +69,14 @@ func UserPath(getenv func(string) string) string {
 // keep this order when their answers are merged.
 func Discover(s Sources) ([]Found, error) {
 	if s.Flag != "" {
-		f, err := load(s.Flag, s.Rules)
+		f, err := Load(s.Flag)
 		if err != nil {
 			return nil, err
 		}
 		return []Found{{File: f}}, nil
 	}
 	if p := s.Getenv("HOOKSHIM_CONFIG"); p != "" {
-		f, err := load(p, s.Rules)
+		f, err := Load(p)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +84,7 @@ func Discover(s Sources) ([]Found, error) {
 	}
 	var out []Found
 	if up := UserPath(s.Getenv); up != "" {
-		f, err := load(up, s.Rules)
+		f, err := Load(up)
 		switch {
 		case err == nil:
 			out = append(out, Found{File: f})
@@ -116,7 +109,7 @@ func Discover(s Sources) ([]Found, error) {
 		var f *File
 		var err error
 		if s.Gate == nil {
-			f, err = load(path, s.Rules)
+			f, err = Load(path)
 		} else {
 			var data []byte
 			data, err = s.Gate(path)
@@ -124,7 +117,7 @@ func Discover(s Sources) ([]Found, error) {
 				break // left out: the user's config still runs
 			}
 			if err == nil {
-				f, err = parseWith(path, data, s.Rules)
+				f, err = parseAt(path, data)
 			}
 		}
 		if err != nil {

@@ -69,7 +69,7 @@ func (p *parser) rule(h *Hook, v gjson.Result) {
 		p.fail(v, `a rule handler needs "decision", "context" or "updated_input": what to answer when "if" is true`)
 		return
 	}
-	compiled, err := p.rules.Compile(cond.Str)
+	compiled, err := rule.Compile(cond.Str)
 	if err != nil {
 		var re *rule.Error
 		off := 0

@@ -36,7 +36,6 @@ import (
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/respond"
-	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/hookshim/hookshim/internal/trust"
@@ -372,20 +371,12 @@ func (c *call) discover() ([]config.Found, error) {
 	// payloads that name no directory (Amplifier, most Windsurf events).
 	// Resolved only when the search gets there.
 	starts := nonEmpty(c.ev.ProjectDir, c.ev.Cwd, ".")
-	rules := rule.UserCache(c.getenv)
 	found, err := config.Discover(config.Sources{
 		Flag:      c.opts.Config,
 		Getenv:    c.getenv,
 		StartDirs: starts,
 		Gate:      c.trusted,
-		Rules:     rules,
 	})
-	// Programs compiled by this call are kept for the next ones (a no-op
-	// when every rule came from the cache, as on every call but the first
-	// after a change).
-	if serr := rules.Save(); serr != nil {
-		c.note("compiled rules not kept for the next calls: " + serr.Error())
-	}
 	if err == nil {
 		err = c.extend(found)
 	}

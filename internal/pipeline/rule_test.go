@@ -36,39 +36,6 @@ func TestRuleCall(t *testing.T) {
 	assert.Contains(t, string(ans.Stdout), `"permissionDecision":"ask"`)
 }
 
-// The first call with rules keeps their programs in the user's cache
-// folder; the next calls answer the same from them. A call whose configs
-// hold no rule neither reads nor writes the cache.
-func TestRuleCache(t *testing.T) {
-	getenv, project := env(t, benchdata.RuleSet)
-	cache := filepath.Join(getenv("HOME"), ".cache", "hookshim", rule.CacheFile)
-	opts := Options{Provider: "claude-code"}
-	raw := preToolUse(project, "cd /tmp && rm -rf /")
-	first, rec := Call(raw, nil, getenv, opts)
-	assert.Empty(t, rec.Notes)
-	kept, err := os.ReadFile(cache)
-	require.NoError(t, err, "the first call keeps its programs")
-	for _, src := range []string{"command matches", "base(path) startsWith '.env'", "AKIA"} {
-		assert.Contains(t, string(kept), src)
-	}
-	st, err := os.Stat(cache)
-	require.NoError(t, err)
-
-	again, rec := Call(raw, nil, getenv, opts)
-	assert.Equal(t, string(first.Stdout), string(again.Stdout))
-	assert.Empty(t, rec.Notes)
-	st2, err := os.Stat(cache)
-	require.NoError(t, err)
-	assert.Equal(t, st.ModTime(), st2.ModTime(), "a call that found every program writes nothing")
-	ans, _ := Call(preToolUse(project, "sudo apt install x"), nil, getenv, opts)
-	assert.Contains(t, string(ans.Stdout), `"permissionDecision":"ask"`)
-
-	getenv, project = env(t, denyPolicy)
-	Call(preToolUse(project, "ls"), nil, getenv, opts)
-	_, err = os.Stat(filepath.Dir(filepath.Join(getenv("HOME"), ".cache", "hookshim", rule.CacheFile)))
-	assert.True(t, os.IsNotExist(err), "no rule, no cache: %v", err)
-}
-
 // BenchmarkRules is a call of the bench's typical rule set (bench/benchdata)
 // in process: the config read and its eight rules checked, six compiled and
 // evaluated. In a process of its own the first call is what a hook call

@@ -14,8 +14,8 @@ import (
 // (no "git" in the command, no "git push --force" either): a text that
 // holds none of need is answered without compiling anything. Most rules of
 // a call are not for its event either (`tool == 'shell' && command matches
-// …` on a file edit), and a program read from the cache should not pay for
-// expressions it never reaches.
+// …` on a file edit), and a call should not pay for expressions it never
+// reaches.
 type lazyRE struct {
 	pattern string
 	need    []string // every match contains one of these; nil: no such set

@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,4 +77,38 @@ func FuzzLiterals(f *testing.F) {
 	f.Add(`(?i)Git`, "gIT")
 	f.Add(`x{2,3}(y|z)+`, "xxzy")
 	f.Fuzz(checkLiterals)
+}
+
+// A regular expression is compiled when a call reaches it, not before:
+// `tool == 'shell' && command matches …` on a file edit never compiles it,
+// nor does a command without the literal every match holds.
+func TestRegexpCompiledOnUse(t *testing.T) {
+	r, err := Compile("tool == 'shell' && command matches `rm\\s+-rf`")
+	require.NoError(t, err)
+	match := func(ev *event.Event) bool {
+		m, err := r.Match(NewEnv(ev))
+		require.NoError(t, err)
+		return m
+	}
+	assert.False(t, match(fileEvent("file_edit", "a.go")))
+	re := lazyConst(t, r)
+	assert.Nil(t, re.re, "not compiled for a file edit")
+	assert.Equal(t, []string{"-rf"}, re.need)
+	assert.False(t, match(shellEvent("ls -l")))
+	assert.Nil(t, re.re, "not compiled for a command without -rf")
+	assert.True(t, match(shellEvent("rm -rf x")))
+	assert.NotNil(t, re.re, "compiled for a command that may match")
+}
+
+// lazyConst is the one regular expression of r's program.
+func lazyConst(t *testing.T, r *Rule) *lazyRE {
+	p, err := r.program()
+	require.NoError(t, err)
+	for _, k := range p.Constants {
+		if re, ok := k.(*lazyRE); ok {
+			return re
+		}
+	}
+	t.Fatal("no regular expression in the program")
+	return nil
 }

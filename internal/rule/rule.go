@@ -19,14 +19,14 @@ import (
 	"regexp/syntax"
 	"sync"
 
-	"github.com/hookshim/hookshim/third_party/expr"
-	"github.com/hookshim/hookshim/third_party/expr/ast"
-	"github.com/hookshim/hookshim/third_party/expr/checker"
-	"github.com/hookshim/hookshim/third_party/expr/compiler"
-	"github.com/hookshim/hookshim/third_party/expr/conf"
-	"github.com/hookshim/hookshim/third_party/expr/file"
-	"github.com/hookshim/hookshim/third_party/expr/parser"
-	"github.com/hookshim/hookshim/third_party/expr/vm"
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
 )
 
 // Rule is one checked expression. It is compiled to a program on its
@@ -52,7 +52,6 @@ type Error struct {
 func (e *Error) Error() string { return e.Msg }
 
 // funcs are the functions expressions may call besides expr's builtins.
-// A program read from the cache finds its functions here by name.
 var funcs = []struct {
 	name string
 	fn   func(args ...any) (any, error)

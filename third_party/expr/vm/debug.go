@@ -1,6 +1,0 @@
-//go:build expr_debug
-// +build expr_debug
-
-package vm
-
-const debug = true
