@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/hookshim/hookshim/internal/rule"
 )
 
@@ -38,8 +39,8 @@ var ErrSkip = errors.New("config skipped")
 
 // MaxFileSize is the largest config file hookshim reads on a hook call
 // that it has not been told to trust: larger ones are not read at all.
-// Real configs are a few kilobytes.
-const MaxFileSize = 1 << 20
+// A config fetched by URL has the same bound.
+const MaxFileSize = remotecall.MaxConfigSize
 
 // TooLargeError is a file refused for its size, unread.
 type TooLargeError struct {

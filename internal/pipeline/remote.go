@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/hookshim/hookshim/internal/run"
 )
 
@@ -21,7 +22,7 @@ import (
 // warning of this call.
 func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 	r := h.Remote
-	rc := config.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Wrap: r.Wrap, Result: r.Result, AllowHTTP: r.AllowHTTP}
+	rc := remotecall.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Wrap: r.Wrap, Result: r.Result, AllowHTTP: r.AllowHTTP}
 	for _, kv := range r.Header {
 		rc.Header = append(rc.Header, [2]string{kv[0], c.expand(h, kv[0], kv[1])})
 	}
@@ -39,19 +40,19 @@ func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 	}
 	helper, err := config.Helper(nil)
 	if err != nil {
-		return failJob(h, &run.Error{Kind: run.NotStarted, Msg: config.HelperName + ", which sends " + h.Type + " handlers, is neither next to hookshim nor in PATH", Hint: config.HelperFix})
+		return failJob(h, &run.Error{Kind: run.NotStarted, Msg: remotecall.Program + ", which sends " + h.Type + " handlers, is neither next to hookshim nor in PATH", Hint: config.HelperFix})
 	}
 	hc := *h
 	hc.Type, hc.Command, hc.Env = "command", shellQuote(helper), nil
 	return run.Job{
 		Hook:  &hc,
 		Input: envelope,
-		Env:   []string{config.CallEnv + "=" + string(rc.Encode())},
+		Env:   []string{remotecall.Env + "=" + string(rc.Encode())},
 		Read: func(exit int, stdout []byte, stderr string) (decision.Output, error) {
 			if exit != 0 {
 				msg, _, _ := strings.Cut(stderr, "\n")
 				if msg == "" {
-					msg = fmt.Sprintf("%s exited %d", config.HelperName, exit)
+					msg = fmt.Sprintf("%s exited %d", remotecall.Program, exit)
 				}
 				return decision.Output{}, errors.New(msg)
 			}
