@@ -33,7 +33,7 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
-	"internal/install":   {"internal/provider"},
+	"internal/install":   {"internal/provider", "internal/private"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
