@@ -21,7 +21,7 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall"},
@@ -33,8 +33,8 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
-	"internal/install":   {"internal/provider", "internal/private"},
-	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
+	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote"},
+	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote"},
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
@@ -49,6 +49,9 @@ var layers = map[string][]string{
 	"cmd/hookshim-remote": {"internal/remote"},
 	"internal/remote":     {"internal/remotecall"},
 	"internal/remotecall": {}, // what hookshim and hookshim-remote agree on
+
+	// A word of a command line: hook entries, and hookshim-remote's path.
+	"internal/shellquote": {},
 }
 
 // TestArchitecture: every package imports only what its row in

@@ -153,9 +153,5 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 	return backup, private.WriteFile(target, data, mode)
 }
 
-// ShellQuote quotes s for the shell that runs hook commands here when it
-// needs it: a plain path stays plain, as people would write it.
-func ShellQuote(s string) string { return shellQuote(s) }
-
 // QuoteJSON quotes s as a JSON string without escaping <, > and &.
 func QuoteJSON(s string) string { return quoteJSON(s) }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/shellquote"
 )
 
 // remoteJob is an http or prompt handler's job: hookshim-remote started
@@ -43,7 +43,7 @@ func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 		return failJob(h, &run.Error{Kind: run.NotStarted, Msg: remotecall.Program + ", which sends " + h.Type + " handlers, is neither next to hookshim nor in PATH", Hint: config.HelperFix})
 	}
 	hc := *h
-	hc.Type, hc.Command, hc.Env = "command", shellQuote(helper), nil
+	hc.Type, hc.Command, hc.Env = "command", shellquote.Word(helper), nil
 	return run.Job{
 		Hook:  &hc,
 		Input: envelope,
@@ -100,17 +100,4 @@ func (c *call) expand(h *config.Hook, name, value string) string {
 		}
 		return s
 	})
-}
-
-// shellQuote makes the helper's path one word of a command line, as
-// run.command splits it (or the shell reads it).
-func shellQuote(s string) string {
-	if runtime.GOOS == "windows" {
-		// cmd.exe knows double quotes only; a path has none.
-		if strings.ContainsAny(s, " &()^") {
-			return `"` + s + `"`
-		}
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
