@@ -33,8 +33,8 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
-	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote"},
-	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote"},
+	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote", "internal/wire"},
+	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote", "internal/wire"},
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)

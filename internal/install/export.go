@@ -152,6 +152,3 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 	}
 	return backup, private.WriteFile(target, data, mode)
 }
-
-// QuoteJSON quotes s as a JSON string without escaping <, > and &.
-func QuoteJSON(s string) string { return quoteJSON(s) }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
@@ -261,15 +262,9 @@ func compact(v gjson.Result, spaced bool) string {
 	return b.String()
 }
 
-// quoteJSON quotes a string as JSON without escaping <, > and &, which
-// are common in commands and mean nothing special in a config file.
-func quoteJSON(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// quoteJSON quotes a string as JSON as wire.Quote does: <, > and & are
+// common in commands and mean nothing special in a config file.
+func quoteJSON(s string) string { return string(wire.Quote(s)) }
 
 // valueOf parses text install rendered.
 func valueOf(text string) hujson.ValueTrimmed {
