@@ -165,7 +165,9 @@ func (env Env) backup(path string, data []byte) (string, error) {
 			dest = filepath.Join(dir, fmt.Sprintf("%s.%d-%s", last.stamp, last.n+1, file))
 		}
 	}
-	if err := os.WriteFile(dest, data, 0o600); err != nil {
+	// On disk before the file it keeps is replaced: a crash in between
+	// must not take both versions.
+	if err := private.WriteFile(dest, data, 0o600); err != nil {
 		return dest, err
 	}
 	backups = append(backups, backupName{name: filepath.Base(dest)})

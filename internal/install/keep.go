@@ -399,7 +399,7 @@ func (env Env) markDirs(dirs []string) error {
 			return err
 		}
 		abs, _ := filepath.Abs(d)
-		if err := os.WriteFile(m, []byte(abs+"\n"), 0o600); err != nil {
+		if err := private.WriteFile(m, []byte(abs+"\n"), 0o600); err != nil {
 			return err
 		}
 	}
