@@ -21,16 +21,15 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/remotecall"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -79,8 +78,8 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string)
 // or a redirect elsewhere is an error.
 func Post(ctx context.Context, c *remotecall.Call, envelope []byte) ([]byte, error) {
 	if c.Wrap != "" {
-		key, _ := json.Marshal(c.Wrap)
-		envelope = slices.Concat([]byte("{"), key, []byte(":"), bytes.TrimSpace(envelope), []byte("}"))
+		var o wire.Object
+		envelope = o.Raw(c.Wrap, bytes.TrimSpace(envelope)).Close()
 	}
 	body, err := send(ctx, c, envelope)
 	if err != nil {
