@@ -97,7 +97,7 @@ func Apply(env Env, c Change) (string, error) {
 		return backup, err
 	}
 	// The file there keeps its mode; c.Mode is a new file's.
-	if err := private.WriteFile(target, c.New, c.Mode); err != nil {
+	if err := private.WriteThrough(target, c.New, c.Mode); err != nil {
 		return backup, err
 	}
 	if edited {

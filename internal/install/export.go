@@ -150,5 +150,5 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return backup, err
 	}
-	return backup, private.WriteFile(target, data, mode)
+	return backup, private.WriteThrough(target, data, mode)
 }

@@ -51,21 +51,22 @@ func EnsureDir(dir string) error {
 	return Dir(dir, st)
 }
 
-// WriteFile replaces the file at path with data, the one way hookshim
-// writes a file, its own state or a file of the user's (a tool's config,
-// .openhook.json):
-//   - at once: a temporary file in the same folder, flushed to disk
-//     (fsync) and renamed over the old one, so that a reader (a hook call,
-//     the tool) sees the old file or the new one, never half of one, and a
-//     crash does not leave an empty file where the old one was;
-//   - through symbolic links: a file linked into place from a dotfiles
-//     repository is replaced where the link points, and the link stays a
-//     link (LinkTarget);
-//   - keeping the mode of the file it replaces; a new file gets perm
-//     (0600 for hookshim's state, this user's alone).
-//
-// The folder must exist.
+// WriteFile replaces hookshim's own state at path (a trust record, a
+// cached config, an install record) with data, atomically (write). The
+// file gets perm, 0600 for state that is this user's alone, whatever it
+// had; and a symbolic link at path is replaced, never followed: in a
+// folder someone else could write in, a link would have hookshim write
+// over a file of the user's that the link names.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm)
+}
+
+// WriteThrough replaces a file of the user's that hookshim edits (a
+// tool's config, .openhook.json) with data, atomically (write), where its
+// symbolic links lead: a file linked into place from a dotfiles
+// repository is replaced there, and the link stays a link (LinkTarget).
+// The file keeps its mode; a new one gets perm.
+func WriteThrough(path string, data []byte, perm fs.FileMode) error {
 	target, err := LinkTarget(path)
 	if err != nil {
 		return err
@@ -73,9 +74,18 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if st, err := os.Stat(target); err == nil {
 		perm = st.Mode().Perm()
 	}
+	return write(target, data, perm)
+}
+
+// write is the one way hookshim replaces a file: a temporary file in the
+// same folder, flushed to disk (fsync) and renamed over path, so that a
+// reader (a hook call, the tool) sees the old file or the new one, never
+// half of one, and a crash does not leave an empty file where the old one
+// was. The file gets perm. The folder must exist.
+func write(path string, data []byte, perm fs.FileMode) error {
 	// A hidden name: tools that read every file of their folder
 	// (.github/hooks/*.json) skip it should hookshim die before the rename.
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".hookshim-*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hookshim-*")
 	if err != nil {
 		return err
 	}
@@ -99,7 +109,7 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := os.Chmod(f.Name(), perm); err != nil {
 		return err
 	}
-	if err := os.Rename(f.Name(), target); err != nil {
+	if err := os.Rename(f.Name(), path); err != nil {
 		return err
 	}
 	renamed = true
