@@ -21,11 +21,11 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
-	"internal/extend":    {"internal/config", "internal/private"},
+	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall"},
+	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
@@ -33,8 +33,8 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire"},
-	"internal/install":   {"internal/provider"},
-	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},
+	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote", "internal/wire"},
+	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote", "internal/wire"},
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
@@ -47,7 +47,11 @@ var layers = map[string][]string{
 	// The program that sends http and prompt handlers: hookshim itself
 	// never links net/http (nethttp_test.go).
 	"cmd/hookshim-remote": {"internal/remote"},
-	"internal/remote":     {"internal/config"},
+	"internal/remote":     {"internal/remotecall", "internal/wire"},
+	"internal/remotecall": {}, // what hookshim and hookshim-remote agree on
+
+	// A word of a command line: hook entries, and hookshim-remote's path.
+	"internal/shellquote": {},
 }
 
 // TestArchitecture: every package imports only what its row in
@@ -96,6 +100,45 @@ func TestArchitecture(t *testing.T) {
 	for dir := range layers {
 		assert.Truef(t, slices.Contains(dirs, dir), "docs/architecture.md lists %s, which does not exist", dir)
 	}
+}
+
+// TestRemoteLinksLittle: hookshim-remote links, of this module, only
+// itself, internal/remote, the contract it shares with hookshim
+// (internal/remotecall) and the JSON writer (internal/wire). Not the config parser, the policy pack, the rule
+// engine (expr) or the shell reader: it is started for every http and
+// prompt handler, and what it links it loads.
+func TestRemoteLinksLittle(t *testing.T) {
+	own := []string{"cmd/hookshim-remote", "internal/remote", "internal/remotecall", "internal/wire"}
+	deps := linked(t, "./cmd/hookshim-remote")
+	require.True(t, deps[module+"internal/remotecall"], "the walk found hookshim-remote's packages")
+	for dep := range deps {
+		if rel, ours := strings.CutPrefix(dep, module); ours {
+			assert.Truef(t, slices.Contains(own, rel), "hookshim-remote links %s", rel)
+		}
+		// The expression engine of rule handlers, wherever it comes from.
+		assert.Falsef(t, strings.Contains(dep, "expr-lang/expr") || strings.Contains(dep, "third_party/expr"), "hookshim-remote links %s", dep)
+	}
+}
+
+// linked is every package that pkg (a folder of this module, "./cmd/…")
+// links, pkg included, by import path.
+func linked(t *testing.T, pkg string) map[string]bool {
+	t.Helper()
+	deps := map[string]bool{}
+	var walk func(path, dir string)
+	walk = func(path, dir string) {
+		if deps[path] || path == "C" || path == "unsafe" {
+			return
+		}
+		deps[path] = true
+		p, err := build.Import(path, dir, 0)
+		require.NoError(t, err, path)
+		for _, imp := range p.Imports {
+			walk(imp, p.Dir)
+		}
+	}
+	walk(pkg, ".")
+	return deps
 }
 
 // TestAddProviderChecklist keeps the "Add a provider" checklist of

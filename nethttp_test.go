@@ -1,7 +1,6 @@
 package hookshim_test
 
 import (
-	"go/build"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,26 +11,12 @@ import (
 // one fresh process per call); http and prompt handlers are sent by
 // hookshim-remote, which does.
 func TestHookshimLoadsNoHTTP(t *testing.T) {
-	deps := map[string]bool{}
-	var walk func(path, dir string)
-	walk = func(path, dir string) {
-		if deps[path] || path == "C" || path == "unsafe" {
-			return
-		}
-		deps[path] = true
-		pkg, err := build.Import(path, dir, 0)
-		require.NoError(t, err, path)
-		for _, imp := range pkg.Imports {
-			walk(imp, pkg.Dir)
-		}
-	}
-	walk("./cmd/hookshim", ".")
+	deps := linked(t, "./cmd/hookshim")
 	for _, banned := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/hookshim/hookshim/internal/remote"} {
 		require.Falsef(t, deps[banned], "hookshim links %s", banned)
 	}
 	require.True(t, deps["github.com/hookshim/hookshim/internal/config"], "the walk found hookshim's packages")
 
-	deps = map[string]bool{}
-	walk("./cmd/hookshim-remote", ".")
+	deps = linked(t, "./cmd/hookshim-remote")
 	require.True(t, deps["net/http"], "hookshim-remote sends with net/http")
 }

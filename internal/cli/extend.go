@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,14 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/extend"
-	"github.com/hookshim/hookshim/internal/private"
+	"github.com/hookshim/hookshim/internal/install"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // resolveExtends pulls in what f extends for a command about f's trust
@@ -141,21 +139,34 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		errorf(stderr, "%v", err)
 		return 1
 	}
-	data, err := os.ReadFile(target)
-	mode := fs.FileMode(0o644)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		data = []byte("{\n  \"spec\": \"hooks/0.1\",\n  \"extends\": []\n}\n")
-	case err != nil:
+	env, err := installEnv(getenv, "")
+	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
-	default:
-		if st, err := os.Stat(target); err == nil {
-			mode = st.Mode().Perm()
-		}
 	}
+	// Read through a symbolic link (a config kept in a dotfiles
+	// repository): the file there is edited, and the link stays.
+	old, err := os.ReadFile(target)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		errorf(stderr, "%v", err)
+		return 1
+	}
+	// Edited as install edits the tools' files: as text, comments,
+	// trailing commas, key order and layout kept.
+	doc, err := install.EditJSONC(string(old), newExtending)
+	if err != nil {
+		if _, perr := config.Parse(target, old); perr != nil {
+			err = perr // with its line and column
+		} else {
+			err = fmt.Errorf("%s: %v", target, err)
+		}
+		errorf(stderr, "%v; it is left as it was", err)
+		return 1
+	}
+	list, _ := doc.Get("extends")
 	arg := fset.Arg(0)
-	var entry, what string
+	var what string
 	index := -1 // the entry to pin anew
 	if strings.Contains(arg, "://") {
 		if !strings.HasPrefix(arg, "https://") {
@@ -186,22 +197,21 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			errorf(stderr, "caching %s: %v", arg, err)
 			return 1
 		}
-		gjson.GetBytes(data, "extends").ForEach(func(k, v gjson.Result) bool {
+		list.ForEach(func(k, v gjson.Result) bool {
 			if v.Get("url").Str == arg {
 				index = int(k.Int())
 				return false
 			}
 			return true
 		})
-		entry = fmt.Sprintf(`{"url": %s, "integrity": %s}`, strconv.Quote(arg), strconv.Quote(pin))
 		what = fmt.Sprintf("%s (%s, %s)", arg, pin, count(len(remote.Hooks), "hook"))
 		if index >= 0 {
-			data, err = sjson.SetBytes(data, "extends."+strconv.Itoa(index)+".integrity", pin)
+			err = doc.Set(string(wire.Quote(pin)), "extends", index, "integrity")
 		} else {
-			data, err = addEntry(data, entry)
+			err = doc.AppendBefore("extends", `{"url": `+string(wire.Quote(arg))+`, "integrity": `+string(wire.Quote(pin))+`}`, "hooks")
 		}
 		if err != nil {
-			errorf(stderr, "%v", err)
+			errorf(stderr, "%s: %v", target, err)
 			return 1
 		}
 	} else {
@@ -221,7 +231,7 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		}
 		rel = filepath.ToSlash(rel)
 		dup := false
-		gjson.GetBytes(data, "extends").ForEach(func(_, v gjson.Result) bool {
+		list.ForEach(func(_, v gjson.Result) bool {
 			p := v.Str
 			if v.IsObject() {
 				p = v.Get("path").Str
@@ -237,21 +247,20 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			return 0
 		}
 		what = fmt.Sprintf("%s (%s)", rel, count(len(ext.Hooks), "hook"))
-		if data, err = addEntry(data, `{"path": `+strconv.Quote(rel)+`}`); err != nil {
-			errorf(stderr, "%v", err)
+		if err := doc.AppendBefore("extends", `{"path": `+string(wire.Quote(rel))+`}`, "hooks"); err != nil {
+			errorf(stderr, "%s: %v", target, err)
 			return 1
 		}
 	}
+	data := []byte(doc.Text())
 	if _, err := config.Parse(target, data); err != nil {
 		errorf(stderr, "the entry would leave %s broken: %v", target, err)
 		return 1
 	}
-	// Through a temporary file and a rename: a hook call reading the
-	// config never sees half of it.
-	err = os.MkdirAll(filepath.Dir(target), 0o755)
-	if err == nil {
-		err = private.WriteFile(target, data, mode)
-	}
+	// Under the file's lock, the previous version kept, through a
+	// temporary file and a rename (a hook call reading the config never
+	// sees half of it), where a symbolic link points, the file's mode kept.
+	backup, err := env.Write(target, old, exists, data, 0o644)
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
@@ -261,42 +270,19 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	} else {
 		fmt.Fprintf(stdout, "extends %s\n", what)
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", target)
+	kept := ""
+	if backup != "" {
+		kept = " (previous version kept in " + env.Display(backup) + ")"
+	}
+	fmt.Fprintf(stdout, "wrote %s%s\n", target, kept)
 	if target != config.UserPath(getenv) && *cfg == "" {
 		hintf(stderr, "a project config runs once allowed, and this change needs a new allowance: review it, then run: hookshim allow %s", target)
 	}
 	return 0
 }
 
-// addEntry appends entry to the config's "extends", written before
-// "hooks", on a line of its own, when there is none yet: the rest of the
-// file stays as it was.
-func addEntry(data []byte, entry string) ([]byte, error) {
-	doc := gjson.ParseBytes(data)
-	if doc.Get("extends").Exists() {
-		return sjson.SetRawBytes(data, "extends.-1", []byte(entry))
-	}
-	at := -1
-	doc.ForEach(func(k, _ gjson.Result) bool {
-		if k.Str == "hooks" {
-			at = k.Index
-			return false
-		}
-		return true
-	})
-	if at < 0 {
-		return sjson.SetRawBytes(data, "extends", []byte("["+entry+"]"))
-	}
-	// The indentation of the "hooks" line, for the new one.
-	sep := " "
-	if i := bytes.LastIndexByte(data[:at], '\n'); i >= 0 && len(bytes.TrimLeft(data[i+1:at], " \t")) == 0 {
-		sep = string(data[i:at])
-	}
-	out := make([]byte, 0, len(data)+len(entry)+32)
-	out = append(out, data[:at]...)
-	out = append(out, `"extends": [`+entry+`],`+sep...)
-	return append(out, data[at:]...), nil
-}
+// newExtending is the config extend creates when there is none.
+const newExtending = `{"spec": "hooks/0.1", "extends": []}`
 
 // doctorExtends pulls in what the configs in force extend, as a hook call
 // does (from the cache only), so that their handlers are checked too;

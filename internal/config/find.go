@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/hookshim/hookshim/internal/remotecall"
 )
 
 // FileName is the project config file, found by walking up from the
@@ -31,8 +33,8 @@ var ErrSkip = errors.New("config skipped")
 
 // MaxFileSize is the largest config file hookshim reads on a hook call
 // that it has not been told to trust: larger ones are not read at all.
-// Real configs are a few kilobytes.
-const MaxFileSize = 1 << 20
+// A config fetched by URL has the same bound.
+const MaxFileSize = remotecall.MaxConfigSize
 
 // TooLargeError is a file refused for its size, unread.
 type TooLargeError struct {

@@ -3,17 +3,14 @@ package config
 import (
 	"errors"
 	"fmt"
-	"net/netip"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // Remote is what an http or prompt handler asks of a server: hookshim
@@ -38,23 +35,14 @@ type Remote struct {
 	AllowHTTP bool
 }
 
-// HelperName is the program that runs http and prompt handlers.
-const HelperName = "hookshim-remote"
-
-// The APIs a prompt handler speaks.
-const (
-	OpenAI    = "openai"
-	Anthropic = "anthropic"
-)
-
 // DefaultModel is the model a prompt handler asks of api when the config
 // names none: a small, fast one, as a judge of one tool call needs. A
 // switch, not a map literal, which every process would build at start.
 func DefaultModel(api string) string {
 	switch api {
-	case OpenAI:
+	case remotecall.OpenAI:
 		return "gpt-4o-mini"
-	case Anthropic:
+	case remotecall.Anthropic:
 		return "claude-haiku-4-5"
 	}
 	return ""
@@ -108,7 +96,7 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 			r.APIKeyEnv = p.str(val, key)
 		case typ == "prompt" && key == "api":
 			r.API = p.str(val, key)
-			if r.API != OpenAI && r.API != Anthropic && p.err == nil {
+			if r.API != remotecall.OpenAI && r.API != remotecall.Anthropic && p.err == nil {
 				p.fail(val, `"api" must be "openai" or "anthropic"`)
 			}
 		default:
@@ -123,14 +111,14 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 	case "http":
 		if !urlAt.Exists() {
 			p.fail(v, `an http handler needs "url"`)
-		} else if err := CheckURL(r.URL, r.AllowHTTP); err != nil {
+		} else if err := remotecall.CheckURL(r.URL, r.AllowHTTP); err != nil {
 			p.fail(urlAt, err.Error())
 		}
 	case "prompt":
 		if strings.TrimSpace(r.Prompt) == "" {
 			p.fail(v, `a prompt handler needs a non-empty "prompt"`)
 		} else if baseAt.Exists() {
-			if err := CheckURL(r.BaseURL, r.AllowHTTP); err != nil {
+			if err := remotecall.CheckURL(r.BaseURL, r.AllowHTTP); err != nil {
 				p.fail(baseAt, `"base_url": `+err.Error())
 			}
 		}
@@ -154,40 +142,9 @@ func (p *parser) headers(v gjson.Result) [][2]string {
 	return out
 }
 
-// CheckURL accepts an http(s) URL with a host. Plain http reaches only
-// this machine (localhost, a loopback address) unless allowHTTP: the
-// envelope carries commands, file contents and prompts, and headers carry
-// tokens, which must not cross a network in clear text by accident.
-func CheckURL(raw string, allowHTTP bool) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("not a URL: %v", err)
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("URL %q must start with https:// (or http:// to this machine)", raw)
-	case u.Host == "":
-		return fmt.Errorf("URL %q has no host", raw)
-	case u.User != nil:
-		return fmt.Errorf("URL %q carries a user or password: put credentials in \"headers\", from an environment variable", raw)
-	case u.Scheme == "http" && !allowHTTP && !Loopback(u.Hostname()):
-		return fmt.Errorf("URL %q is plain http to another machine: use https, or set \"allow_http\": true to send in clear text", raw)
-	}
-	return nil
-}
-
-// Loopback reports whether host names this machine.
-func Loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.IsLoopback()
-}
-
 // Endpoint is where a prompt handler's model answers.
 type Endpoint struct {
-	API    string // OpenAI or Anthropic
+	API    string // remotecall.OpenAI or remotecall.Anthropic
 	URL    string // the request URL: …/chat/completions or …/v1/messages
 	Model  string
 	KeyEnv string // the variable holding the API key
@@ -210,11 +167,11 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 		case base != "":
 			// A server named by hand is most often a local one, and
 			// those speak OpenAI's API.
-			api = OpenAI
+			api = remotecall.OpenAI
 		case getenv("ANTHROPIC_BASE_URL") != "" || getenv("ANTHROPIC_API_KEY") != "":
-			api = Anthropic
+			api = remotecall.Anthropic
 		case getenv("OPENAI_BASE_URL") != "" || getenv("OPENAI_API_KEY") != "":
-			api = OpenAI
+			api = remotecall.OpenAI
 		default:
 			return Endpoint{}, ErrNoEndpoint
 		}
@@ -233,13 +190,13 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 		if getenv(ep.KeyEnv) == "" {
 			return Endpoint{}, ErrNoEndpoint
 		}
-		base = map[string]string{OpenAI: "https://api.openai.com/v1", Anthropic: "https://api.anthropic.com"}[api]
+		base = map[string]string{remotecall.OpenAI: "https://api.openai.com/v1", remotecall.Anthropic: "https://api.anthropic.com"}[api]
 	}
-	if err := CheckURL(base, r.AllowHTTP); err != nil {
+	if err := remotecall.CheckURL(base, r.AllowHTTP); err != nil {
 		return Endpoint{}, err
 	}
 	base = strings.TrimRight(base, "/")
-	if api == Anthropic {
+	if api == remotecall.Anthropic {
 		// A base given with its version path is taken as meant.
 		base = strings.TrimSuffix(base, "/v1")
 		ep.URL = base + "/v1/messages"
@@ -252,7 +209,7 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 // Helper finds hookshim-remote: next to the running hookshim (where make
 // build and make dist put it), else in PATH.
 func Helper(lookPath LookPath) (string, error) {
-	name := HelperName
+	name := remotecall.Program
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
@@ -268,7 +225,7 @@ func Helper(lookPath LookPath) (string, error) {
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	return lookPath(HelperName)
+	return lookPath(remotecall.Program)
 }
 
 // Problem kinds of http and prompt handlers.
@@ -290,7 +247,7 @@ func (h *Hook) checkRemote(lookPath LookPath) []Problem {
 		out = append(out, Problem{Hook: h.Name, Pos: h.Pos, Kind: kind, Path: path, Msg: msg, Fix: fix})
 	}
 	if _, err := Helper(lookPath); err != nil {
-		add(NoHelper, HelperName, HelperName+", which sends "+h.Type+" handlers, is neither next to hookshim nor in PATH", HelperFix)
+		add(NoHelper, remotecall.Program, remotecall.Program+", which sends "+h.Type+" handlers, is neither next to hookshim nor in PATH", HelperFix)
 	}
 	if h.Type == "prompt" {
 		// The environment of this process, as exec.LookPath reads its
@@ -317,84 +274,4 @@ func Degradation(h *Hook) string {
 		return s
 	}
 	return "exclude"
-}
-
-// Call is one request hookshim-remote is asked to make, resolved by the
-// calling hookshim (headers expanded, endpoint and key found in its
-// environment): handed over as JSON in the CallEnv variable, the envelope
-// on stdin. A "fetch" (a config extended by URL, for the commands that
-// fill the cache) has only a URL and no stdin.
-type Call struct {
-	Kind      string      // "http", "prompt" or "fetch"
-	Hook      string      // the hook's name, for messages
-	URL       string      // where to POST (fetch: to GET)
-	Header    [][2]string // expanded
-	Wrap      string      // http: the key to send the envelope under
-	Result    string      // http: the path of the answer in the response
-	AllowHTTP bool
-	API       string // prompt: OpenAI or Anthropic
-	Model     string
-	Key       string // prompt: the API key, "" for none
-	Prompt    string
-}
-
-// CallEnv is the variable that hands a Call to hookshim-remote.
-const CallEnv = "HOOKSHIM_REMOTE_CALL"
-
-// FetchTimeout bounds one fetch: fetching is done by commands the user
-// runs (hookshim fetch, extend, allow), never by a hook call.
-const FetchTimeout = 15 * time.Second
-
-// Encode writes the call as JSON.
-func (c *Call) Encode() []byte {
-	b := []byte("{}")
-	set := func(k string, v any) { b, _ = sjson.SetBytes(b, k, v) }
-	set("kind", c.Kind)
-	set("hook", c.Hook)
-	set("url", c.URL)
-	headers := make([][]string, len(c.Header))
-	for i, h := range c.Header {
-		headers[i] = []string{h[0], h[1]}
-	}
-	set("headers", headers)
-	set("wrap", c.Wrap)
-	set("result", c.Result)
-	set("allow_http", c.AllowHTTP)
-	set("api", c.API)
-	set("model", c.Model)
-	set("key", c.Key)
-	set("prompt", c.Prompt)
-	return b
-}
-
-// DecodeCall reads what Encode wrote.
-func DecodeCall(b []byte) (Call, error) {
-	if !gjson.ValidBytes(b) {
-		return Call{}, errors.New(CallEnv + " is not JSON")
-	}
-	d := gjson.ParseBytes(b)
-	c := Call{
-		Kind: d.Get("kind").Str, Hook: d.Get("hook").Str, URL: d.Get("url").Str,
-		Wrap: d.Get("wrap").Str, Result: d.Get("result").Str, AllowHTTP: d.Get("allow_http").Bool(),
-		API: d.Get("api").Str, Model: d.Get("model").Str, Key: d.Get("key").Str, Prompt: d.Get("prompt").Str,
-	}
-	d.Get("headers").ForEach(func(_, h gjson.Result) bool {
-		c.Header = append(c.Header, [2]string{h.Get("0").Str, h.Get("1").Str})
-		return true
-	})
-	switch c.Kind {
-	case "http", "prompt":
-		return c, CheckURL(c.URL, c.AllowHTTP)
-	case "fetch":
-		// Extended configs come over https only: their pin guards the
-		// content, TLS who serves it.
-		if err := CheckURL(c.URL, false); err != nil {
-			return c, err
-		}
-		if !strings.HasPrefix(c.URL, "https://") {
-			return c, fmt.Errorf("URL %q: only https URLs are fetched", c.URL)
-		}
-		return c, nil
-	}
-	return c, fmt.Errorf("%s: unknown kind %q", CallEnv, c.Kind)
 }

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"slices"
 
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -85,9 +86,12 @@ func (c *canon) value(b []byte) {
 			c.done()
 			i++
 		case '"':
-			end := stringEnd(b, i)
-			s := unquote(b[i : end+1])
-			i = end + 1
+			end := wire.StringEnd(b, i)
+			if end < 0 {
+				end = len(b) // valid JSON closes it
+			}
+			s := unquote(b[i:end])
+			i = end
 			if f := c.top(); f != nil && f.object && !f.keyed {
 				f.key, f.keyed = s, true
 				f.h.Reset()
@@ -182,28 +186,6 @@ func (c *canon) closeObject() {
 }
 
 func compareKeys(a, b member) int { return bytes.Compare(a.key, b.key) }
-
-// stringEnd is the index of the quote that closes the string opening at i
-// (the input is valid JSON). Each quote found is checked against the
-// backslashes just before it, and each backslash is looked at once.
-func stringEnd(b []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return len(b) - 1
-		}
-		j += q
-		n := 0
-		for k := j - 1; k > i && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j
-		}
-		j++
-	}
-}
 
 // unquote is a JSON string's value. Strings without escapes, the common
 // case, are their bytes as sent.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 )
 
 // Fetcher reads configs from https URLs.
@@ -21,7 +22,7 @@ type Fetcher interface {
 }
 
 // HelperFetcher is the Fetcher of the commands: it starts hookshim-remote
-// (config.Helper) with a "fetch" config.Call and reads the config from its
+// (config.Helper) with a "fetch" remotecall.Call and reads the config from its
 // stdout. hookshim itself links no HTTP or TLS code (their package
 // initialisation would cost every hook call, see docs/performance.md), so
 // fetching a URL needs hookshim-remote, as http handlers do.
@@ -35,11 +36,11 @@ type HelperFetcher struct {
 type NoHelperError struct{}
 
 func (*NoHelperError) Error() string {
-	return config.HelperName + ", which fetches https URLs, is neither next to hookshim nor in PATH (hint: " + config.HelperFix + ")"
+	return remotecall.Program + ", which fetches https URLs, is neither next to hookshim nor in PATH (hint: " + config.HelperFix + ")"
 }
 
 // helperGrace is how long hookshim-remote may take beyond its own
-// deadline (config.FetchTimeout) to report it, before it is killed.
+// deadline (remotecall.FetchTimeout) to report it, before it is killed.
 const helperGrace = 5 * time.Second
 
 // maxStderr bounds what is kept of hookshim-remote's stderr: one line is
@@ -52,16 +53,16 @@ func (h HelperFetcher) Get(url string) ([]byte, error) {
 	if err != nil {
 		return nil, &NoHelperError{}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), config.FetchTimeout+helperGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), remotecall.FetchTimeout+helperGrace)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, helper)
 	// Once it has exited or been killed, a child it left holding its
 	// stderr does not keep the command waiting.
 	cmd.WaitDelay = time.Second
-	call := config.Call{Kind: "fetch", URL: url}
+	call := remotecall.Call{Kind: remotecall.Fetch, URL: url}
 	// hookshim's environment goes along: SSL_CERT_FILE, SSL_CERT_DIR and
 	// the proxy variables apply to the fetch as they would in hookshim.
-	cmd.Env = append(cmd.Environ(), config.CallEnv+"="+string(call.Encode()))
+	cmd.Env = append(cmd.Environ(), remotecall.Env+"="+string(call.Encode()))
 	var stderr capped
 	stderr.max = maxStderr
 	cmd.Stderr = &stderr
@@ -70,7 +71,7 @@ func (h HelperFetcher) Get(url string) ([]byte, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s: starting %s: %v", url, config.HelperName, err)
+		return nil, fmt.Errorf("%s: starting %s: %v", url, remotecall.Program, err)
 	}
 	body, readErr := io.ReadAll(io.LimitReader(out, config.MaxFileSize+1))
 	if int64(len(body)) > config.MaxFileSize {
@@ -87,13 +88,13 @@ func (h HelperFetcher) Get(url string) ([]byte, error) {
 		var exit *exec.ExitError
 		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		if msg == "" && errors.As(err, &exit) {
-			msg = fmt.Sprintf("%s: %s exited %d", url, config.HelperName, exit.ExitCode())
+			msg = fmt.Sprintf("%s: %s exited %d", url, remotecall.Program, exit.ExitCode())
 		} else if msg == "" {
-			msg = fmt.Sprintf("%s: %s: %v", url, config.HelperName, err)
+			msg = fmt.Sprintf("%s: %s: %v", url, remotecall.Program, err)
 		}
 		return nil, errors.New(msg)
 	case readErr != nil:
-		return nil, fmt.Errorf("%s: reading the answer of %s: %v", url, config.HelperName, readErr)
+		return nil, fmt.Errorf("%s: reading the answer of %s: %v", url, remotecall.Program, readErr)
 	}
 	return body, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +22,7 @@ func helper(t *testing.T, script string) HelperFetcher {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake hookshim-remote is a shell script")
 	}
-	p := filepath.Join(t.TempDir(), config.HelperName)
+	p := filepath.Join(t.TempDir(), remotecall.Program)
 	require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\n"+script+"\n"), 0o755))
 	return HelperFetcher{LookPath: func(string) (string, error) { return p, nil }}
 }
@@ -31,11 +32,11 @@ const url = "https://example.com/team.json"
 // hookshim-remote gets a fetch call in its environment, and its stdout is
 // the config.
 func TestHelperFetcher(t *testing.T) {
-	got, err := helper(t, `printf '%s' "$`+config.CallEnv+`"`).Get(url)
+	got, err := helper(t, `printf '%s' "$`+remotecall.Env+`"`).Get(url)
 	require.NoError(t, err)
-	call, err := config.DecodeCall(got)
+	call, err := remotecall.Decode(got)
 	require.NoError(t, err)
-	require.Equal(t, config.Call{Kind: "fetch", URL: url}, call)
+	require.Equal(t, remotecall.Call{Kind: remotecall.Fetch, URL: url}, call)
 }
 
 // Its failure is the first line of its stderr, or its exit code.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/shellquote"
 	"github.com/tidwall/gjson"
 )
 
@@ -248,10 +249,10 @@ func eventOfFile(p *provider.Provider, name string) string {
 func scriptCommand(env install.Env, scope provider.Scope, path string) string {
 	if scope == provider.ScopeProject {
 		if rel, ok := env.ProjectRel(path); ok {
-			return install.ShellQuote("./" + rel)
+			return shellquote.Word("./" + rel)
 		}
 	}
-	return install.ShellQuote(path)
+	return shellquote.Word(path)
 }
 
 // UnreadableError is a tool's config that does not parse.

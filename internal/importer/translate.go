@@ -13,6 +13,7 @@ import (
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/shellquote"
 	"github.com/tidwall/gjson"
 )
 
@@ -82,9 +83,9 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if args := entryObj.Get("args"); args.IsArray() && unix != "" {
 		// Claude's exec form: the same program and arguments, as a
 		// command line.
-		words := []string{install.ShellQuote(unix)}
+		words := []string{shellquote.Word(unix)}
 		args.ForEach(func(_, a gjson.Result) bool {
-			words = append(words, install.ShellQuote(a.String()))
+			words = append(words, shellquote.Word(a.String()))
 			return true
 		})
 		unix = strings.Join(words, " ")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/private"
 	"github.com/hookshim/hookshim/internal/provider"
 )
 
@@ -43,7 +44,7 @@ func Apply(env Env, c Change) (string, error) {
 	if !c.Changed() {
 		return "", nil
 	}
-	target, err := resolveLinks(c.Path)
+	target, err := private.LinkTarget(c.Path)
 	if err != nil {
 		return "", err
 	}
@@ -88,10 +89,6 @@ func Apply(env Env, c Change) (string, error) {
 		env.removeMadeDirs(filepath.Dir(c.Path))
 		return backup, nil
 	}
-	mode := c.Mode
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	made, err := mkdirs(filepath.Dir(target))
 	if err != nil {
 		return backup, err
@@ -99,7 +96,8 @@ func Apply(env Env, c Change) (string, error) {
 	if err := env.markDirs(made); err != nil {
 		return backup, err
 	}
-	if err := writeAtomic(target, c.New, mode); err != nil {
+	// The file there keeps its mode; c.Mode is a new file's.
+	if err := private.WriteThrough(target, c.New, c.Mode); err != nil {
 		return backup, err
 	}
 	if edited {
@@ -124,69 +122,6 @@ func replan(env Env, c Change) (Change, error) {
 	// Nothing to do there any more.
 	c.Old, c.OldExists = c.New, c.NewExists
 	return c, nil
-}
-
-// resolveLinks follows symbolic links to the file they name, so that a
-// config file kept in a dotfiles repository and linked into place is
-// edited there and stays linked. A dangling link gives the path it points
-// to.
-func resolveLinks(p string) (string, error) {
-	for i := 0; i < 32; i++ {
-		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return p, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			return p, nil
-		}
-		dest, err := os.Readlink(p)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(p), dest)
-		}
-		p = dest
-	}
-	return "", fmt.Errorf("%s: too many symbolic links", p)
-}
-
-// writeAtomic replaces path with data: a reader sees the old file or the
-// new one, never half of it.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hookshim-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	return nil
 }
 
 // keepBackups is how many backups of one config file are kept: the
@@ -230,7 +165,9 @@ func (env Env) backup(path string, data []byte) (string, error) {
 			dest = filepath.Join(dir, fmt.Sprintf("%s.%d-%s", last.stamp, last.n+1, file))
 		}
 	}
-	if err := os.WriteFile(dest, data, 0o600); err != nil {
+	// On disk before the file it keeps is replaced: a crash in between
+	// must not take both versions.
+	if err := private.WriteFile(dest, data, 0o600); err != nil {
 		return dest, err
 	}
 	backups = append(backups, backupName{name: filepath.Base(dest)})

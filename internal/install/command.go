@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/shellquote"
 	"github.com/mattn/go-shellwords"
 )
 
 // Command is the command line one entry runs, with bin (a path) as its
 // program.
 func Command(bin string, p *provider.Provider, event string) string {
-	return commandLine(shellQuote(bin), p, event)
+	return commandLine(shellquote.Word(bin), p, event)
 }
 
 // commandLine is the command line one entry runs, with prog as its
@@ -32,7 +33,7 @@ func commandLine(prog string, p *provider.Provider, event string) string {
 	b.WriteString(id)
 	if p.Install.EventFlag && event != "" {
 		b.WriteString(" --event ")
-		b.WriteString(shellQuote(event))
+		b.WriteString(shellquote.Word(event))
 	}
 	if t, ok := p.Install.EventTimeouts.Get(event); ok {
 		b.WriteString(" --timeout ")
@@ -55,7 +56,7 @@ func (env Env) program(p *provider.Provider, t provider.Target, event string) (s
 		if env.Bin == "" {
 			return "", errors.New("no hookshim binary to register (a bug in hookshim)")
 		}
-		return shellQuote(env.Bin), nil
+		return shellquote.Word(env.Bin), nil
 	}
 	if env.ProjectBin == "" {
 		return "hookshim", nil
@@ -69,7 +70,7 @@ func (env Env) program(p *provider.Provider, t provider.Target, event string) (s
 	if dir == "" || runtime.GOOS == "windows" {
 		return "", &ProjectBinError{Provider: p, Bin: env.ProjectBin}
 	}
-	return dir + "/" + shellQuote(env.ProjectBin), nil
+	return dir + "/" + shellquote.Word(env.ProjectBin), nil
 }
 
 // ProjectBinError is a binary inside the project that a tool's project
@@ -81,34 +82,6 @@ type ProjectBinError struct {
 
 func (e *ProjectBinError) Error() string {
 	return fmt.Sprintf("%s gives hook commands no project-folder variable hookshim can rely on: its project entries cannot run %s from the project", e.Provider.Name, e.Bin)
-}
-
-// shellQuote quotes s for sh (and bash, which every tool here uses on
-// Unix) when it needs it; a plain path stays plain, so the entry reads as
-// people would write it.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	if runtime.GOOS == "windows" {
-		// cmd.exe, PowerShell and Git Bash all take a double-quoted path;
-		// backslashes are path separators there, not escapes.
-		if strings.ContainsAny(s, " &()[]{}^=;!'+,`~%$#@") {
-			return `"` + s + `"`
-		}
-		return s
-	}
-	plain := true
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:,=@%", c)) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // call is a parsed hookshim command line.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/shellquote"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -201,7 +202,7 @@ func TestProjectFormsRun(t *testing.T) {
 		cmd, err := env.command(p, *tg, ev)
 		require.NoError(t, err)
 		// Gemini CLI replaces its variable with the quoted folder itself.
-		cmd = strings.ReplaceAll(cmd, "$GEMINI_PROJECT_DIR", shellQuote(env.Project))
+		cmd = strings.ReplaceAll(cmd, "$GEMINI_PROJECT_DIR", shellquote.Word(env.Project))
 		sh := exec.Command("sh", "-c", cmd)
 		if tg.Format.Layout == provider.LayoutScriptPerEvent {
 			// The tool runs the script itself, by its path.

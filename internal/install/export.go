@@ -2,11 +2,14 @@ package install
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/hookshim/hookshim/internal/private"
+	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
 
@@ -78,6 +81,32 @@ func (j *JSONC) Append(key, raw string) error {
 	return j.d.appendTo(path{key}, raw)
 }
 
+// AppendBefore is Append, but a key that is created goes before the
+// top-level member next (when there is one), in its layout: "extends"
+// before "hooks", where people write it.
+func (j *JSONC) AppendBefore(key, raw, next string) error {
+	if _, ok := j.d.get(path{key}); ok {
+		return j.d.appendTo(path{key}, raw)
+	}
+	obj := j.d.root.Value.(*hujson.Object)
+	i := memberIndex(obj, next)
+	if i < 0 {
+		return j.d.set(path{key}, "["+raw+"]")
+	}
+	j.d.insertBefore(obj, i, key, "["+raw+"]")
+	return nil
+}
+
+// Set puts raw, a JSON value, at the path of object keys (string) and
+// array indexes (int) at: it replaces the value there, or adds the key to
+// the object that holds it.
+func (j *JSONC) Set(raw string, at ...any) error {
+	if len(at) == 0 {
+		return errors.New("no path to set")
+	}
+	return j.d.set(path(at), raw)
+}
+
 // Text is the document as it is now.
 func (j *JSONC) Text() string { return j.d.s }
 
@@ -93,7 +122,7 @@ func (e *ChangedError) Error() string {
 // version as a backup, atomically, through symbolic links, with mode for
 // a new file. It returns the backup ("" when there was none).
 func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode fs.FileMode) (string, error) {
-	target, err := resolveLinks(path)
+	target, err := private.LinkTarget(path)
 	if err != nil {
 		return "", err
 	}
@@ -117,19 +146,9 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 		if backup, err = env.backup(target, old); err != nil {
 			return "", fmt.Errorf("cannot keep a backup of %s, so it is left as it was: %v", path, err)
 		}
-		if fi, err := os.Stat(target); err == nil {
-			mode = fi.Mode().Perm()
-		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return backup, err
 	}
-	return backup, writeAtomic(target, data, mode)
+	return backup, private.WriteThrough(target, data, mode)
 }
-
-// ShellQuote quotes s for the shell that runs hook commands here when it
-// needs it: a plain path stays plain, as people would write it.
-func ShellQuote(s string) string { return shellQuote(s) }
-
-// QuoteJSON quotes s as a JSON string without escaping <, > and &.
-func QuoteJSON(s string) string { return quoteJSON(s) }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
@@ -260,15 +262,9 @@ func compact(v gjson.Result, spaced bool) string {
 	return b.String()
 }
 
-// quoteJSON quotes a string as JSON without escaping <, > and &, which
-// are common in commands and mean nothing special in a config file.
-func quoteJSON(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// quoteJSON quotes a string as JSON as wire.Quote does: <, > and & are
+// common in commands and mean nothing special in a config file.
+func quoteJSON(s string) string { return string(wire.Quote(s)) }
 
 // valueOf parses text install rendered.
 func valueOf(text string) hujson.ValueTrimmed {
@@ -444,6 +440,35 @@ func (d *jdoc) insert(v *hujson.Value, key, raw string) {
 		m.BeforeExtra = hujson.Extra(lead)
 		c.arr.Elements = append(c.arr.Elements, m)
 	}
+	d.sync()
+}
+
+// insertBefore adds the member key: raw to obj before its member i, in
+// that member's layout: on a line of its own when it is on one. A comment
+// after the separator that leads to member i stays on that line; comment
+// lines above member i stay with it.
+func (d *jdoc) insertBefore(obj *hujson.Object, i int, key, raw string) {
+	next := &obj.Members[i]
+	lead := next.Name.BeforeExtra
+	multi := bytes.IndexByte(lead, '\n') >= 0
+	indent := d.lineIndent(next.Name.StartOffset)
+	m := hujson.ObjectMember{Value: hujson.Value{Value: valueOf(d.render(raw, indent, multi))}}
+	m.Name.Value = hujson.Literal(quoteJSON(key))
+	if d.colon == ": " {
+		m.Value.BeforeExtra = hujson.Extra(" ")
+	}
+	if multi {
+		same, rest := splitSameLine(lead)
+		m.Name.BeforeExtra = hujson.Extra(string(same) + d.nl + indent)
+		next.Name.BeforeExtra = append(hujson.Extra{}, rest...)
+	} else {
+		m.Name.BeforeExtra = append(hujson.Extra{}, lead...)
+		next.Name.BeforeExtra = nil
+		if len(lead) > 0 || d.colon == ": " {
+			next.Name.BeforeExtra = hujson.Extra(" ")
+		}
+	}
+	obj.Members = slices.Insert(obj.Members, i, m)
 	d.sync()
 }
 

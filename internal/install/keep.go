@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/private"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/rogpeppe/go-internal/lockedfile"
 	"github.com/tidwall/gjson"
@@ -78,7 +79,7 @@ func recordName(real string) string {
 // realPath is p with every symbolic link resolved, as far as it exists:
 // the file a record is about, whichever link it was reached through.
 func realPath(p string) string {
-	t, err := resolveLinks(p)
+	t, err := private.LinkTarget(p)
 	if err != nil {
 		t = p
 	}
@@ -128,7 +129,7 @@ func (env Env) saveRecord(r *record) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, recordName(r.Path)+".json"), append(b, '\n'), 0o600)
+	return private.WriteFile(filepath.Join(dir, recordName(r.Path)+".json"), append(b, '\n'), 0o600)
 }
 
 func (env Env) dropRecord(real string) {
@@ -398,7 +399,7 @@ func (env Env) markDirs(dirs []string) error {
 			return err
 		}
 		abs, _ := filepath.Abs(d)
-		if err := os.WriteFile(m, []byte(abs+"\n"), 0o600); err != nil {
+		if err := private.WriteFile(m, []byte(abs+"\n"), 0o600); err != nil {
 			return err
 		}
 	}

@@ -178,3 +178,34 @@ func TestRealPathBeforeAndAfter(t *testing.T) {
 	want, _ := filepath.EvalSymlinks(filepath.Join(root, "real"))
 	require.Equal(t, filepath.Join(want, "a", "b", "settings.json"), before)
 }
+
+// AppendBefore puts a new key before the member named, in its layout, and
+// appends to a list that exists; Set replaces one value or adds a key.
+func TestJSONCAppendBeforeAndSet(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"multi-line, comment lines stay with the next member",
+			"{\n  \"a\": 1, // one\n  // the list\n  \"list\": []\n}\n",
+			"{\n  \"a\": 1, // one\n  \"new\": [\n    1\n  ],\n  // the list\n  \"list\": []\n}\n"},
+		{"first member", "{\n  \"list\": []\n}", "{\n  \"new\": [\n    1\n  ],\n  \"list\": []\n}"},
+		{"one line", `{"a": 1, "list": []}`, `{"a": 1, "new": [1], "list": []}`},
+		{"compact", `{"list":[]}`, `{"new":[1],"list":[]}`},
+		{"no such member: at the end", `{"a": 1}`, `{"a": 1, "new": [1]}`},
+		{"the key exists", `{"new": [0,], "list": []}`, `{"new": [0,1,], "list": []}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			j, err := EditJSONC(c.in, "")
+			require.NoError(t, err)
+			require.NoError(t, j.AppendBefore("new", "1", "list"))
+			require.Equal(t, c.want, j.Text())
+			require.NoError(t, checkJSON(j.Text()))
+		})
+	}
+
+	j, err := EditJSONC("{\n  \"x\": [{\"u\": 1}, /* two */ {\"u\": 2, \"p\": \"old\"},],\n}\n", "")
+	require.NoError(t, err)
+	require.NoError(t, j.Set(`"new"`, "x", 1, "p"))
+	require.NoError(t, j.Set(`"added"`, "x", 0, "p"))
+	require.Equal(t, "{\n  \"x\": [{\"u\": 1, \"p\": \"added\"}, /* two */ {\"u\": 2, \"p\": \"new\"},],\n}\n", j.Text())
+	require.Error(t, j.Set(`1`, "x", 5, "p"))
+	require.Error(t, j.Set(`1`))
+}

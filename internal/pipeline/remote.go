@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/shellquote"
 )
 
 // remoteJob is an http or prompt handler's job: hookshim-remote started
@@ -21,7 +22,7 @@ import (
 // warning of this call.
 func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 	r := h.Remote
-	rc := config.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Wrap: r.Wrap, Result: r.Result, AllowHTTP: r.AllowHTTP}
+	rc := remotecall.Call{Kind: h.Type, Hook: h.Name, URL: r.URL, Wrap: r.Wrap, Result: r.Result, AllowHTTP: r.AllowHTTP}
 	for _, kv := range r.Header {
 		rc.Header = append(rc.Header, [2]string{kv[0], c.expand(h, kv[0], kv[1])})
 	}
@@ -39,19 +40,19 @@ func (c *call) remoteJob(h *config.Hook, envelope [][]byte) run.Job {
 	}
 	helper, err := config.Helper(nil)
 	if err != nil {
-		return failJob(h, &run.Error{Kind: run.NotStarted, Msg: config.HelperName + ", which sends " + h.Type + " handlers, is neither next to hookshim nor in PATH", Hint: config.HelperFix})
+		return failJob(h, &run.Error{Kind: run.NotStarted, Msg: remotecall.Program + ", which sends " + h.Type + " handlers, is neither next to hookshim nor in PATH", Hint: config.HelperFix})
 	}
 	hc := *h
-	hc.Type, hc.Command, hc.Env = "command", shellQuote(helper), nil
+	hc.Type, hc.Command, hc.Env = "command", shellquote.Word(helper), nil
 	return run.Job{
 		Hook:  &hc,
 		Input: envelope,
-		Env:   []string{config.CallEnv + "=" + string(rc.Encode())},
+		Env:   []string{remotecall.Env + "=" + string(rc.Encode())},
 		Read: func(exit int, stdout []byte, stderr string) (decision.Output, error) {
 			if exit != 0 {
 				msg, _, _ := strings.Cut(stderr, "\n")
 				if msg == "" {
-					msg = fmt.Sprintf("%s exited %d", config.HelperName, exit)
+					msg = fmt.Sprintf("%s exited %d", remotecall.Program, exit)
 				}
 				return decision.Output{}, errors.New(msg)
 			}
@@ -99,17 +100,4 @@ func (c *call) expand(h *config.Hook, name, value string) string {
 		}
 		return s
 	})
-}
-
-// shellQuote makes the helper's path one word of a command line, as
-// run.command splits it (or the shell reads it).
-func shellQuote(s string) string {
-	if runtime.GOOS == "windows" {
-		// cmd.exe knows double quotes only; a path has none.
-		if strings.ContainsAny(s, " &()^") {
-			return `"` + s + `"`
-		}
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -2,6 +2,7 @@ package private
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,27 +51,100 @@ func EnsureDir(dir string) error {
 	return Dir(dir, st)
 }
 
-// WriteFile replaces path with data at once, through a temporary file in
-// the same folder renamed over it: a call reading it never sees half a
-// record (or half a config). The file gets perm: 0600, this user's alone,
-// for hookshim's own state.
+// WriteFile replaces hookshim's own state at path (a trust record, a
+// cached config, an install record) with data, atomically (write). The
+// file gets perm, 0600 for state that is this user's alone, whatever it
+// had; and a symbolic link at path is replaced, never followed: in a
+// folder someone else could write in, a link would have hookshim write
+// over a file of the user's that the link names.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	return write(path, data, perm)
+}
+
+// WriteThrough replaces a file of the user's that hookshim edits (a
+// tool's config, .openhook.json) with data, atomically (write), where its
+// symbolic links lead: a file linked into place from a dotfiles
+// repository is replaced there, and the link stays a link (LinkTarget).
+// The file keeps its mode; a new one gets perm.
+func WriteThrough(path string, data []byte, perm fs.FileMode) error {
+	target, err := LinkTarget(path)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
-	if err == nil && perm != 0o600 { // CreateTemp's own mode
-		err = tmp.Chmod(perm)
+	if st, err := os.Stat(target); err == nil {
+		perm = st.Mode().Perm()
 	}
+	return write(target, data, perm)
+}
+
+// write is the one way hookshim replaces a file: a temporary file in the
+// same folder, flushed to disk (fsync) and renamed over path, so that a
+// reader (a hook call, the tool) sees the old file or the new one, never
+// half of one, and a crash does not leave an empty file where the old one
+// was. The file gets perm. The folder must exist.
+func write(path string, data []byte, perm fs.FileMode) error {
+	// A hidden name: tools that read every file of their folder
+	// (.github/hooks/*.json) skip it should hookshim die before the rename.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hookshim-*")
 	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+	renamed := false
+	defer func() {
+		if !renamed {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// CreateTemp made it 0600; Chmod sets perm whatever the umask.
+	if err := os.Chmod(f.Name(), perm); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	renamed = true
+	return nil
+}
+
+// maxLinks bounds the symbolic links LinkTarget follows, as the kernel
+// bounds them (ELOOP): a loop of links is an error, not a hang.
+const maxLinks = 32
+
+// LinkTarget is the file that path names once its symbolic links are
+// followed, one by one, each relative to the folder of the link that
+// holds it; path itself when it is no link. A dangling link gives the
+// path it points to, where a new file is then written.
+func LinkTarget(path string) (string, error) {
+	p := path
+	for range maxLinks {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(p), dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("%s: too many symbolic links", path)
 }

@@ -1,11 +1,11 @@
 package provider
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 	"unsafe"
 
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -131,7 +131,7 @@ func members(doc []byte) map[string]span {
 	m := map[string]span{}
 	i = skipSpace(doc, i+1)
 	for i < len(doc) && doc[i] == '"' {
-		kend := stringEnd(doc, i)
+		kend := wire.StringEnd(doc, i)
 		if kend < 0 {
 			return nil
 		}
@@ -166,39 +166,19 @@ func skipSpace(doc []byte, i int) int {
 	return i
 }
 
-// stringEnd is the index just past the string that starts at doc[i], or
-// -1. (Quotes found with bytes.IndexByte: a string may be megabytes long.)
-func stringEnd(doc []byte, i int) int {
-	for j := i + 1; ; {
-		k := bytes.IndexByte(doc[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		escapes := 0
-		for b := q - 1; b > i && doc[b] == '\\'; b-- {
-			escapes++
-		}
-		if escapes%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
 // valueEnd is the index just past the value that starts at doc[i], or -1.
 func valueEnd(doc []byte, i int) int {
 	if i >= len(doc) {
 		return -1
 	}
 	if doc[i] == '"' {
-		return stringEnd(doc, i)
+		return wire.StringEnd(doc, i)
 	}
 	depth := 0
 	for j := i; j < len(doc); j++ {
 		switch doc[j] {
 		case '"':
-			if j = stringEnd(doc, j); j < 0 {
+			if j = wire.StringEnd(doc, j); j < 0 {
 				return -1
 			}
 			j--

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 )
 
 // MaxFetchRedirects is how many redirects a fetch follows, each to https:
@@ -15,8 +15,8 @@ import (
 const MaxFetchRedirects = 10
 
 // Fetch GETs a config that a config extends by URL (package extend pins
-// it by its content's hash): status 200 only, at most config.MaxFileSize
-// bytes, within config.FetchTimeout. The client verifies TLS against the
+// it by its content's hash): status 200 only, at most remotecall.MaxConfigSize
+// bytes, within remotecall.FetchTimeout. The client verifies TLS against the
 // system's roots (SSL_CERT_FILE and SSL_CERT_DIR add roots, as for every
 // Go program) and follows redirects to https URLs only.
 func Fetch(ctx context.Context, url string) ([]byte, error) {
@@ -28,7 +28,7 @@ func Fetch(ctx context.Context, url string) ([]byte, error) {
 func fetchClient(rt http.RoundTripper) *http.Client {
 	return &http.Client{
 		Transport: rt,
-		Timeout:   config.FetchTimeout,
+		Timeout:   remotecall.FetchTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if req.URL.Scheme != "https" {
 				return fmt.Errorf("redirected to %s: only https is followed", req.URL.Redacted())
@@ -42,7 +42,7 @@ func fetchClient(rt http.RoundTripper) *http.Client {
 }
 
 func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, remotecall.FetchTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -58,12 +58,12 @@ func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: HTTP %s", url, resp.Status)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, config.MaxFileSize+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, remotecall.MaxConfigSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", url, err)
 	}
-	if int64(len(b)) > config.MaxFileSize {
-		return nil, &config.TooLargeError{Path: url, Size: int64(len(b)), Max: config.MaxFileSize}
+	if len(b) > remotecall.MaxConfigSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not read", url, remotecall.MaxConfigSize)
 	}
 	return b, nil
 }

@@ -3,7 +3,6 @@ package remote
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/stretchr/testify/require"
 )
 
@@ -90,16 +89,15 @@ func TestFetchVerifiesTLS(t *testing.T) {
 
 func TestFetchBounds(t *testing.T) {
 	srv := newTLSServer(t)
-	srv.serve([]byte(strings.Repeat(" ", config.MaxFileSize+1)))
+	srv.serve([]byte(strings.Repeat(" ", remotecall.MaxConfigSize+1)))
 	_, err := srv.get(srv.URL + "/big.json")
-	var big *config.TooLargeError
-	require.True(t, errors.As(err, &big), "%v", err)
+	require.ErrorContains(t, err, "is larger than 1048576 bytes: not read")
 
 	// Exactly the cap is read.
-	srv.serve([]byte(strings.Repeat(" ", config.MaxFileSize)))
+	srv.serve([]byte(strings.Repeat(" ", remotecall.MaxConfigSize)))
 	got, err := srv.get(srv.URL + "/team.json")
 	require.NoError(t, err)
-	require.Len(t, got, config.MaxFileSize)
+	require.Len(t, got, remotecall.MaxConfigSize)
 }
 
 // Redirects are followed to https only, at most MaxFetchRedirects of them.
@@ -132,10 +130,10 @@ func TestMainFetch(t *testing.T) {
 		srv.URL + "/team.json":         "TLS certificate not accepted",
 		"http://127.0.0.1:1/team.json": "only https URLs are fetched",
 	} {
-		call := (&config.Call{Kind: "fetch", URL: url}).Encode()
+		call := (&remotecall.Call{Kind: "fetch", URL: url}).Encode()
 		var stdout, stderr bytes.Buffer
 		code := Main(failingReader{t}, &stdout, &stderr, func(k string) string {
-			if k == config.CallEnv {
+			if k == remotecall.Env {
 				return string(call)
 			}
 			return ""

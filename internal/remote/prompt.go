@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -37,13 +37,13 @@ func Prompt(prompt string, envelope []byte) string {
 
 // Judge asks the call's model about the event and returns its answer as a
 // command handler's JSON.
-func Judge(ctx context.Context, c *config.Call, envelope []byte) ([]byte, error) {
+func Judge(ctx context.Context, c *remotecall.Call, envelope []byte) ([]byte, error) {
 	user := Prompt(c.Prompt, envelope)
 	req := []byte(`{}`)
 	set := func(k string, v any) { req, _ = sjson.SetBytes(req, k, v) }
 	set("model", c.Model)
 	hs := append([][2]string(nil), c.Header...)
-	if c.API == config.Anthropic {
+	if c.API == remotecall.Anthropic {
 		set("max_tokens", MaxTokens)
 		set("system", Instructions)
 		set("messages.0.role", "user")
@@ -84,7 +84,7 @@ func reply(api string, body []byte) (string, error) {
 		return "", fmt.Errorf("the model API answered an error: %s", excerpt([]byte(e.Raw)))
 	}
 	var text string
-	if api == config.Anthropic {
+	if api == remotecall.Anthropic {
 		var parts []string
 		doc.Get("content").ForEach(func(_, b gjson.Result) bool {
 			if b.Get("type").Str == "text" {

@@ -8,7 +8,7 @@
 // initialisation), which the calls that send nothing, nearly all of them,
 // would otherwise pay. hookshim itself never imports this package.
 //
-// hookshim hands it one config.Call in the HOOKSHIM_REMOTE_CALL variable
+// hookshim hands it one remotecall.Call in the HOOKSHIM_REMOTE_CALL variable
 // and the envelope on stdin (a fetch has none). It answers like a command
 // handler: exit 0 with the answer JSON (or nothing; a fetch: the config's
 // bytes) on stdout, or exit 1 with one line on stderr saying what failed.
@@ -21,16 +21,15 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
-	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -43,9 +42,9 @@ const MaxRedirects = 3
 
 // Main is hookshim-remote: the call from getenv, the envelope from stdin.
 func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	c, err := config.DecodeCall([]byte(getenv(config.CallEnv)))
+	c, err := remotecall.Decode([]byte(getenv(remotecall.Env)))
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: error: %v (it is started by hookshim for http and prompt handlers, and to fetch extended configs)\n", config.HelperName, err)
+		fmt.Fprintf(stderr, "%s: error: %v (it is started by hookshim for http and prompt handlers, and to fetch extended configs)\n", remotecall.Program, err)
 		return 1
 	}
 	var answer []byte
@@ -77,10 +76,10 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string)
 // (nothing when that is absent or null: OPA answers {} for an undefined
 // decision). Any other status, a failed connection, a body over MaxBody
 // or a redirect elsewhere is an error.
-func Post(ctx context.Context, c *config.Call, envelope []byte) ([]byte, error) {
+func Post(ctx context.Context, c *remotecall.Call, envelope []byte) ([]byte, error) {
 	if c.Wrap != "" {
-		key, _ := json.Marshal(c.Wrap)
-		envelope = slices.Concat([]byte("{"), key, []byte(":"), bytes.TrimSpace(envelope), []byte("}"))
+		var o wire.Object
+		envelope = o.Raw(c.Wrap, bytes.TrimSpace(envelope)).Close()
 	}
 	body, err := send(ctx, c, envelope)
 	if err != nil {
@@ -104,7 +103,7 @@ func Post(ctx context.Context, c *config.Call, envelope []byte) ([]byte, error) 
 
 // send POSTs payload as JSON with the call's headers and returns the body
 // of a 2xx answer.
-func send(ctx context.Context, c *config.Call, payload []byte) ([]byte, error) {
+func send(ctx context.Context, c *remotecall.Call, payload []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(payload))
 	if err != nil {
 		return nil, err
@@ -143,7 +142,7 @@ func send(ctx context.Context, c *config.Call, payload []byte) ([]byte, error) {
 // SSL_CERT_FILE / SSL_CERT_DIR, which Go reads); there is no option to
 // turn that off. It follows only 307 and 308 redirects, which keep the
 // method and body, to the same host, never from https to http.
-func client(c *config.Call) *http.Client {
+func client(c *remotecall.Call) *http.Client {
 	return &http.Client{
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			first := via[0].URL
@@ -156,7 +155,7 @@ func client(c *config.Call) *http.Client {
 				return http.ErrUseLastResponse
 			case first.Scheme == "https" && req.URL.Scheme != "https":
 				return http.ErrUseLastResponse
-			case config.CheckURL(req.URL.String(), c.AllowHTTP) != nil:
+			case remotecall.CheckURL(req.URL.String(), c.AllowHTTP) != nil:
 				return http.ErrUseLastResponse
 			}
 			return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 )
@@ -21,7 +22,7 @@ func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
 	return s
 }
 
-func post(t *testing.T, c *config.Call) ([]byte, error) {
+func post(t *testing.T, c *remotecall.Call) ([]byte, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -35,7 +36,7 @@ func TestPostSendsTheEnvelope(t *testing.T) {
 		got, body = r, must(io.ReadAll(r.Body))
 		io.WriteString(w, `{"result": {"decision": "deny"}}`)
 	})
-	out, err := post(t, &config.Call{Kind: "http", URL: s.URL + "/v1/data/x", Wrap: "input", Result: "result", Header: [][2]string{{"Authorization", "Bearer t"}}})
+	out, err := post(t, &remotecall.Call{Kind: "http", URL: s.URL + "/v1/data/x", Wrap: "input", Result: "result", Header: [][2]string{{"Authorization", "Bearer t"}}})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"decision": "deny"}`, string(out))
 	require.Equal(t, http.MethodPost, got.Method)
@@ -59,7 +60,7 @@ func TestPostResultPath(t *testing.T) {
 		`{"result": {"a": 1}}`: `{"a": 1}`,
 	} {
 		s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) })
-		out, err := post(t, &config.Call{URL: s.URL, Result: "result"})
+		out, err := post(t, &remotecall.Call{URL: s.URL, Result: "result"})
 		require.NoError(t, err, body)
 		require.Equal(t, want, string(out), body)
 	}
@@ -76,7 +77,7 @@ func TestPostFailures(t *testing.T) {
 		"not JSON": {func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html>") }, "not JSON"},
 	} {
 		s := serve(t, tc.h)
-		_, err := post(t, &config.Call{URL: s.URL, Result: "result"})
+		_, err := post(t, &remotecall.Call{URL: s.URL, Result: "result"})
 		require.ErrorContains(t, err, tc.want, name)
 	}
 }
@@ -86,13 +87,13 @@ func TestPostTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := Post(ctx, &config.Call{URL: s.URL}, nil)
+	_, err := Post(ctx, &remotecall.Call{URL: s.URL}, nil)
 	require.ErrorContains(t, err, "no answer in time")
 	require.Less(t, time.Since(start), 2*time.Second)
 }
 
 func TestPostRefused(t *testing.T) {
-	_, err := post(t, &config.Call{URL: "http://127.0.0.1:1/"})
+	_, err := post(t, &remotecall.Call{URL: "http://127.0.0.1:1/"})
 	require.ErrorContains(t, err, "connection refused")
 }
 
@@ -101,7 +102,7 @@ func TestPostRefused(t *testing.T) {
 func TestPostSelfSignedRefused(t *testing.T) {
 	s := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"decision":"allow"}`) }))
 	defer s.Close()
-	_, err := post(t, &config.Call{URL: s.URL})
+	_, err := post(t, &remotecall.Call{URL: s.URL})
 	require.ErrorContains(t, err, "TLS certificate not accepted")
 	require.ErrorContains(t, err, "SSL_CERT_FILE")
 }
@@ -123,18 +124,18 @@ func TestPostRedirects(t *testing.T) {
 	}
 	// 307 and 308 to the same host keep method and body: followed.
 	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
-		out, err := post(t, &config.Call{URL: same(code).URL + "/moved"})
+		out, err := post(t, &remotecall.Call{URL: same(code).URL + "/moved"})
 		require.NoError(t, err)
 		require.JSONEq(t, `{"reason":"POST followed"}`, string(out))
 	}
 	// 302 would turn the POST into a GET: not followed.
-	_, err := post(t, &config.Call{URL: same(302).URL + "/moved"})
+	_, err := post(t, &remotecall.Call{URL: same(302).URL + "/moved"})
 	require.ErrorContains(t, err, "answered 302 Found, a redirect to")
 	// Another host (localhost is not 127.0.0.1's host:port): not followed.
 	other := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, strings.Replace(target.URL, "127.0.0.1", "localhost", 1), http.StatusTemporaryRedirect)
 	})
-	_, err = post(t, &config.Call{URL: other.URL})
+	_, err = post(t, &remotecall.Call{URL: other.URL})
 	require.ErrorContains(t, err, "that is not followed")
 }
 
@@ -169,24 +170,24 @@ func TestPrompt(t *testing.T) {
 }
 
 func TestJudgeBothAPIs(t *testing.T) {
-	for _, api := range []string{config.OpenAI, config.Anthropic} {
+	for _, api := range []string{remotecall.OpenAI, remotecall.Anthropic} {
 		var path, key, extra string
 		s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 			path, key, extra = r.URL.Path, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"), r.Header.Get("X-Extra")
-			if api == config.Anthropic {
+			if api == remotecall.Anthropic {
 				io.WriteString(w, `{"content":[{"type":"text","text":"{\"decision\":\"deny\",\"reason\":\"r\"}"}]}`)
 			} else {
 				io.WriteString(w, `{"choices":[{"message":{"content":"{\"decision\":\"deny\",\"reason\":\"r\"}"}}]}`)
 			}
 		})
-		ep, err := (&config.Remote{API: api, BaseURL: s.URL + map[string]string{config.OpenAI: "/v1"}[api]}).Endpoint(func(string) string { return "" })
+		ep, err := (&config.Remote{API: api, BaseURL: s.URL + map[string]string{remotecall.OpenAI: "/v1"}[api]}).Endpoint(func(string) string { return "" })
 		require.NoError(t, err)
-		out, err := Judge(context.Background(), &config.Call{Kind: "prompt", URL: ep.URL, API: api, Model: ep.Model, Key: "k", Prompt: "p $ARGUMENTS",
+		out, err := Judge(context.Background(), &remotecall.Call{Kind: "prompt", URL: ep.URL, API: api, Model: ep.Model, Key: "k", Prompt: "p $ARGUMENTS",
 			Header: [][2]string{{"X-Extra", "e"}}}, []byte(`{}`))
 		require.NoError(t, err)
 		require.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(out))
-		require.Equal(t, map[string]string{config.OpenAI: "/v1/chat/completions", config.Anthropic: "/v1/messages"}[api], path)
-		require.Equal(t, map[string]string{config.OpenAI: "Bearer k", config.Anthropic: "k"}[api], key)
+		require.Equal(t, map[string]string{remotecall.OpenAI: "/v1/chat/completions", remotecall.Anthropic: "/v1/messages"}[api], path)
+		require.Equal(t, map[string]string{remotecall.OpenAI: "Bearer k", remotecall.Anthropic: "k"}[api], key)
 		require.Equal(t, "e", extra, "the handler's headers go along")
 	}
 }
@@ -195,7 +196,7 @@ func TestJudgeModelError(t *testing.T) {
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"error":{"message":"model not found"}}`)
 	})
-	_, err := Judge(context.Background(), &config.Call{URL: s.URL, API: config.OpenAI, Prompt: "p"}, nil)
+	_, err := Judge(context.Background(), &remotecall.Call{URL: s.URL, API: remotecall.OpenAI, Prompt: "p"}, nil)
 	require.ErrorContains(t, err, "model not found")
 }
 
@@ -222,7 +223,7 @@ func TestPostRedirectLoop(t *testing.T) {
 		n++
 		http.Redirect(w, r, s.URL+"/again", http.StatusTemporaryRedirect)
 	})
-	_, err := post(t, &config.Call{URL: s.URL})
+	_, err := post(t, &remotecall.Call{URL: s.URL})
 	require.ErrorContains(t, err, "answered 307 Temporary Redirect")
 	require.Equal(t, MaxRedirects+1, n)
 	require.Equal(t, 3, MaxRedirects)

@@ -220,7 +220,7 @@ func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 		b.WriteString(p.line() + "\n")
 	}
 	allow, deny := s.records(f.Path)
-	if err := s.writeAtomic(allow, []byte(b.String())); err != nil {
+	if err := s.save(allow, []byte(b.String())); err != nil {
 		return nil, nil, err
 	}
 	if err := os.Remove(deny); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -233,7 +233,7 @@ func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 // allowance.
 func (s Store) Deny(path string) error {
 	allow, deny := s.records(path)
-	if err := s.writeAtomic(deny, []byte(path+"\n")); err != nil {
+	if err := s.save(deny, []byte(path+"\n")); err != nil {
 		return err
 	}
 	if err := os.Remove(allow); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -242,11 +242,11 @@ func (s Store) Deny(path string) error {
 	return nil
 }
 
-// writeAtomic writes through a temporary file and a rename, so that
-// hookshim processes running in parallel never read half a record, into
-// directories only this user can write in (an allowance kept where others
-// can write would not be read back).
-func (s Store) writeAtomic(path string, data []byte) error {
+// save writes a record into directories only this user can write in (an
+// allowance kept where others can write would not be read back), with
+// private.WriteFile: hookshim processes running in parallel never read
+// half a record.
+func (s Store) save(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err

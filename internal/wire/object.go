@@ -1,5 +1,6 @@
 // Package wire writes the small JSON documents hookshim emits: answers to
-// tools and envelopes for handlers.
+// tools and envelopes for handlers; and finds the strings in the ones it
+// reads without parsing them (StringEnd).
 package wire
 
 import (
@@ -257,4 +258,27 @@ func (o *Object) Segments() [][]byte {
 		from = r.at
 	}
 	return append(segs, o.b[from:])
+}
+
+// StringEnd is the index just past the JSON string that starts with the
+// quote at doc[i], or -1 when it is not closed. Quotes are found with
+// bytes.IndexByte (a string may be megabytes long, a tool's output), and
+// each is checked against the backslashes just before it: each backslash
+// is looked at once.
+func StringEnd(doc []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(doc[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		escapes := 0
+		for b := q - 1; b > i && doc[b] == '\\'; b-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }

@@ -116,3 +116,33 @@ func TestObjectKeepRefs(t *testing.T) {
 	small.Str("a", "b")
 	require.Equal(t, [][]byte{[]byte(`{"a":"b"}`)}, small.Segments())
 }
+
+func TestStringEnd(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		i    int
+		want int
+	}{
+		{`"abc"`, 0, 5},
+		{`{"k": "v"}`, 6, 9},
+		{`"a\"b"`, 0, 6},
+		{`"a\\" x`, 0, 5},
+		{`"a\\\"b"`, 0, 8},
+		{`"\\\\"`, 0, 6},
+		{`""`, 0, 2},
+		{`"open`, 0, -1},
+		{`"open\"`, 0, -1},
+	} {
+		require.Equal(t, c.want, StringEnd([]byte(c.doc), c.i), c.doc)
+	}
+}
+
+// FuzzStringEnd: StringEnd finds the end of every string Quote writes,
+// whatever follows it.
+func FuzzStringEnd(f *testing.F) {
+	f.Add(`a"b\c`, `, "x"`)
+	f.Fuzz(func(t *testing.T, s, rest string) {
+		q := Quote(s)
+		require.Equal(t, len(q), StringEnd(append(q, rest...), 0))
+	})
+}
