@@ -28,7 +28,7 @@ lint: ## gofmt, go vet, and third_party/expr is expr with its one patch
 
 update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md after an intended change
 	$(GO) test . -run TestPayloadGoldens -update
-	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
+	$(GO) test ./internal/docs -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
 	$(GO) test ./internal/importer -run TestImportGoldens -update
 
