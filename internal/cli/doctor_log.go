@@ -62,7 +62,7 @@ type handlerStats struct {
 func checkLog(r *doctorReport, getenv func(string) string) {
 	lr := &logReport{Drift: []drift{}, Handlers: []handlerStats{}}
 	r.Log = lr
-	path, err := logPath("", getenv)
+	path, err := journal.ReadPath("", getenv)
 	if err != nil {
 		lr.Error = err.Error()
 		return
@@ -251,7 +251,7 @@ func printLogNotes(w io.Writer, r *doctorReport) {
 			len(rg.NeverFired), len(rg.Events), strings.Join(rg.NeverFired, ", "))
 	}
 	for _, d := range lr.Drift {
-		tool := withVersion(d.Provider, d.Version)
+		tool := journal.WithVersion(d.Provider, d.Version)
 		what := map[string]string{
 			"field": "sent field %q, which this hookshim does not know: handlers see it only in the raw payload",
 			"event": "sent event %q, which this hookshim does not know: it answers no opinion",
