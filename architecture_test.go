@@ -33,6 +33,7 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config"},
+	"internal/doctor":    {"internal/config", "internal/dialect", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event"},
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},
 	"internal/install":   {"internal/provider"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config"},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/trust"
@@ -726,7 +727,7 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			notes = append(notes, fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d))
 		}
 	}
-	notes = append(notes, handlerNotes(getenv, env.Project)...)
+	notes = append(notes, doctor.HandlerNotes(getenv, env.Project)...)
 	if err := tw.Flush(); err != nil {
 		errorf(stderr, "%v", err)
 		return 1

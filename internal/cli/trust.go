@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/hookshim/hookshim/internal/trust"
 )
@@ -132,7 +133,7 @@ func inside(root, cwd, path string) bool {
 // cannot start.
 func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
 	cwd, _ := os.Getwd()
-	problems := checkHandlers(f, cwd)
+	problems := doctor.CheckHandlers(f, cwd)
 	for _, p := range problems {
 		warningf(stderr, "%s", p)
 	}
