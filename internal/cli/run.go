@@ -73,7 +73,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 	}
 	if f.explain {
-		diag.WriteString(explain(rec))
+		diag.WriteString(rec.Explain())
 	} else if rec.NoConfig != "" && ans.Exit == 0 {
 		noConfigNotice(stderr, rec.NoConfig)
 	}

@@ -134,7 +134,7 @@ type simResult struct {
 func simulateCall(prov, ev, cfg string, configs []config.Found, raw []byte, getenv func(string) string) simResult {
 	ans, rec := pipeline.Call(raw, nil, simEnv(getenv), pipeline.Options{Provider: prov, Event: ev, Config: cfg, Configs: configs, Version: version})
 	return simResult{answer: ans, event: rec.Event, canonical: rec.Canonical, verdict: rec.Verdict,
-		results: rec.Results, explain: explain(rec)}
+		results: rec.Results, explain: rec.Explain()}
 }
 
 // simPolicy chooses what one simulated call runs: the configs 'hookshim
