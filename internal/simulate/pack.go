@@ -1,12 +1,10 @@
-package cli
+package simulate
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/event"
@@ -14,24 +12,22 @@ import (
 	"github.com/hookshim/hookshim/internal/wire"
 )
 
-// simulatePack runs every documented example of the built-in policies
+// PackRow is one documented example of a built-in policy, as run.
+type PackRow struct {
+	Policy  string
+	Want    string // what docs/policies.md says: deny, or none (let through)
+	Example policy.Example
+	Result  Result
+}
+
+// Pack runs every documented example of the built-in policies
 // (docs/policies.md) through the real pipeline, each as the Claude Code
-// call it stands for, with a config of that one "use" entry, and shows
-// what Claude Code is answered. Examples about a repository's current
-// branch run in a repository made for them.
-func simulatePack(stdout, stderr io.Writer, getenv func(string) string) int {
-	tmp, err := os.MkdirTemp("", "hookshim-simulate-")
-	if err != nil {
-		errorf(stderr, "%v", err)
-		return 1
-	}
-	defer os.RemoveAll(tmp)
-	fmt.Fprintln(stdout, "hookshim simulate: every documented example of the built-in policies, as a Claude Code call,")
-	fmt.Fprintln(stdout, "through the real pipeline with a config of one \"use\" entry (folder /home/u/project unless said):")
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tDOCUMENTED\tCALL\tANSWER\tREASON")
-	failed := false
+// call it stands for, with a config of that one "use" entry. Examples
+// about a repository's current branch run in a repository made for them
+// under tmp. An example that cannot be made into a call is an error.
+func (e Env) Pack(tmp string) ([]PackRow, []error) {
+	var rows []PackRow
+	var errs []error
 	n := 0
 	for _, name := range policy.Names() {
 		info, _ := policy.Lookup(name)
@@ -41,43 +37,16 @@ func simulatePack(stdout, stderr io.Writer, getenv func(string) string) int {
 		}{{"deny", info.Denied}, {"none", info.Allowed}} {
 			for _, ex := range group.exs {
 				n++
-				res, err := simulateExample(name, ex, n, tmp, getenv)
+				res, err := e.example(name, ex, n, tmp)
 				if err != nil {
-					errorf(stderr, "%s: %v", name, err)
-					failed = true
+					errs = append(errs, fmt.Errorf("%s: %v", name, err))
 					continue
 				}
-				said, reason := "none", ""
-				if v := res.verdict; v != nil {
-					said, reason = v.Decision.String(), v.Reason
-				}
-				call := ex.Tool
-				if call == "" {
-					call = "prompt"
-				}
-				call += ": " + ex.Text
-				if ex.With != "" {
-					call += "  with " + ex.With
-				}
-				if ex.Notes != "" {
-					call += "  (" + ex.Notes + ")"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, group.want, clip(call, 60), said, oneLine(reason))
-				if said != group.want {
-					failed = true
-				}
+				rows = append(rows, PackRow{Policy: name, Want: group.want, Example: ex, Result: res})
 			}
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return 1
-	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "Each policy, with what it catches and misses: docs/policies.md, or hookshim policies NAME")
-	if failed {
-		return 1
-	}
-	return 0
+	return rows, errs
 }
 
 // claudeTools are the Claude Code tools the examples' canonical tools
@@ -90,22 +59,22 @@ var claudeTools = map[string][2]string{
 	event.ToolSearch:    {"Grep", "path"},
 }
 
-// simulateExample answers one documented example as a Claude Code call.
-func simulateExample(name string, ex policy.Example, n int, tmp string, getenv func(string) string) (simResult, error) {
+// example answers one documented example as a Claude Code call.
+func (e Env) example(name string, ex policy.Example, n int, tmp string) (Result, error) {
 	cwd := "/home/u/project"
 	if ex.Cwd != "" {
 		// An example about a repository: one on the branch it names.
 		branch := map[string]string{"/repo-on-main": "main", "/repo-on-feature": "feature/x"}[ex.Cwd]
 		if branch == "" {
-			return simResult{}, fmt.Errorf("example %q: unknown folder %s", ex.Text, ex.Cwd)
+			return Result{}, fmt.Errorf("example %q: unknown folder %s", ex.Text, ex.Cwd)
 		}
 		cwd = filepath.Join(tmp, filepath.Base(ex.Cwd))
 		if err := os.MkdirAll(filepath.Join(cwd, ".git"), 0o755); err != nil {
-			return simResult{}, err
+			return Result{}, err
 		}
 		_ = os.MkdirAll(filepath.Join(cwd, "src"), 0o755)
 		if err := os.WriteFile(filepath.Join(cwd, ".git", "HEAD"), []byte("ref: refs/heads/"+branch+"\n"), 0o644); err != nil {
-			return simResult{}, err
+			return Result{}, err
 		}
 	}
 	o := &wire.Object{}
@@ -120,7 +89,7 @@ func simulateExample(name string, ex policy.Example, n int, tmp string, getenv f
 	} else {
 		t, ok := claudeTools[ex.Tool]
 		if !ok {
-			return simResult{}, fmt.Errorf("example %q: no Claude Code tool for %s", ex.Text, ex.Tool)
+			return Result{}, fmt.Errorf("example %q: no Claude Code tool for %s", ex.Text, ex.Tool)
 		}
 		in := &wire.Object{}
 		in.Str(t[1], ex.Text)
@@ -137,8 +106,8 @@ func simulateExample(name string, ex policy.Example, n int, tmp string, getenv f
 	doc += `}]}`
 	f, err := config.Parse(filepath.Join(cwd, "(example)"), []byte(doc))
 	if err != nil {
-		return simResult{}, err
+		return Result{}, err
 	}
 	f.Dir = cwd
-	return simulateCall("claude-code", native, "", []config.Found{{File: f}}, o.Bytes(), getenv), nil
+	return e.Call("claude-code", native, "", []config.Found{{File: f}}, o.Bytes()), nil
 }
