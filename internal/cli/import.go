@@ -11,6 +11,7 @@ import (
 	"github.com/hookshim/hookshim/internal/importer"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/trust"
 )
 
 // cmdImport writes the hooks a tool runs from its own config into
@@ -33,7 +34,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	if *all == (*from != "") {
 		errorf(stderr, "import needs --from ID or --all")
-		hintf(stderr, "the ids: %s", strings.Join(importable(), ", "))
+		hintf(stderr, "the ids: %s", strings.Join(importer.IDs(), ", "))
 		return 2
 	}
 	if *scope != "" && *scope != "project" && *scope != "user" {
@@ -42,7 +43,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	var providers []*provider.Provider
 	if *all {
-		providers = importers()
+		providers = importer.Tools()
 		if *scope == "" {
 			*scope = string(provider.ScopeProject)
 		}
@@ -50,7 +51,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		p := provider.Lookup(*from)
 		if p == nil {
 			errorf(stderr, "unknown provider %q", *from)
-			hintf(stderr, "the ids: %s", strings.Join(importable(), ", "))
+			hintf(stderr, "the ids: %s", strings.Join(importer.IDs(), ", "))
 			return 2
 		}
 		if err := importer.Check(p); err != nil {
@@ -71,15 +72,15 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	path, chosen := "", provider.Scope(*scope)
 	status := 0
 	for _, p := range providers {
-		t, err := scopeFor(p, *scope)
+		t, err := install.TargetFor(p, *scope)
 		if err != nil {
 			if *all {
 				continue // nothing of this tool's at that scope
 			}
-			var se *scopeError
+			var se *install.ScopeError
 			errorf(stderr, "%s: %v", p.ID, err)
-			if errors.As(err, &se) && se.other != "" {
-				hintf(stderr, "%s keeps its hooks in its %s settings: use --scope %s", p.ID, se.other, se.other)
+			if errors.As(err, &se) && se.Other != "" {
+				hintf(stderr, "%s keeps its hooks in its %s settings: use --scope %s", p.ID, se.Other, se.Other)
 			}
 			return 1
 		}
@@ -209,7 +210,7 @@ func importError(stderr io.Writer, env install.Env, p *provider.Provider, err er
 // registrations taken away, or each tool runs its hooks twice.
 func importNextSteps(env install.Env, from []*provider.Provider, plans []*importer.Plan, scope provider.Scope, path string, stderr io.Writer) {
 	if scope == provider.ScopeProject {
-		if allowed, err := configAllowed(path, env.Getenv); err == nil && !allowed {
+		if allowed, err := trust.Allows(path, env.Getenv); err == nil && !allowed {
 			hintf(stderr, "next: run hookshim allow: %s runs only once allowed", env.Display(path))
 		}
 	}
@@ -232,24 +233,4 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// importers are the tools import reads, in provider.All's order.
-func importers() []*provider.Provider {
-	var ps []*provider.Provider
-	for _, p := range provider.All {
-		if importer.Check(p) == nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
-
-// importable are the ids of the tools import reads.
-func importable() []string {
-	var ids []string
-	for _, p := range importers() {
-		ids = append(ids, p.ID)
-	}
-	return ids
 }
