@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,14 +23,11 @@ type doctorProblem = doctor.Problem
 func (r doctorReport) problem(p doctorProblem) { r.Add(p) }
 
 func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
-	dir := fs.String("dir", "", "project folder")
-	bin := fs.String("bin", "", "the hookshim registrations should run")
-	asJSON := fs.Bool("json", false, "print a JSON document")
-	if err := fs.Parse(args); err != nil {
-		hintf(stderr, "run 'hookshim doctor --help' for its usage")
+	fs := newFlags("doctor")
+	dir := fs.String("dir", "", "")
+	bin := fs.String("bin", "", "")
+	asJSON := fs.Bool("json", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -11,7 +11,8 @@ import (
 // schema; users can point their own config at it to try hookshim out.
 func cmdExamplePolicy(args []string, stdin io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
 	if len(args) != 1 {
-		errorf(stderr, "usage: hookshim example-policy deny-destructive|prompt-context")
+		errorf(stderr, "example-policy takes one name: deny-destructive or prompt-context")
+		hintf(stderr, "run 'hookshim example-policy --help' for its usage")
 		return 1
 	}
 	env, err := io.ReadAll(io.LimitReader(stdin, MaxPayload))

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,15 +16,14 @@ import (
 // cmdImport writes the hooks a tool runs from its own config into
 // .openhook.json, as handlers in that tool's dialect (internal/importer).
 func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	from := fs.String("from", "", "the tool whose hooks to import (see hookshim providers)")
-	all := fs.Bool("all", false, "import from every tool whose hook config is found in the scope")
-	scope := fs.String("scope", "", "project or user: the tool's hooks to read, and the config to write (default: project where the tool has project hooks)")
-	dir := fs.String("dir", "", "project folder (default: the git root above the current folder, else the current folder)")
-	cfg := fs.String("config", "", "the config to write (default: the project's .openhook.json, or the user's config for --scope user)")
-	dryRun := fs.Bool("dry-run", false, "print the change to the config as a unified diff and write nothing")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("import")
+	from := fs.String("from", "", "")
+	all := fs.Bool("all", false, "")
+	scope := fs.String("scope", "", "")
+	dir := fs.String("dir", "", "")
+	cfg := fs.String("config", "", "")
+	dryRun := fs.Bool("dry-run", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -31,19 +31,19 @@ type installFlags struct {
 }
 
 func (f *installFlags) register(fs *flag.FlagSet, cmd string) {
-	fs.StringVar(&f.providers, "provider", "", "tool to "+cmd+" for (comma-separated ids; see hookshim providers)")
-	fs.StringVar(&f.dir, "dir", "", "project folder (default: the git root above the current folder, else the current folder)")
+	fs.StringVar(&f.providers, "provider", "", "")
+	fs.StringVar(&f.dir, "dir", "", "")
 	if cmd == "status" {
-		fs.StringVar(&f.bin, "bin", "", "the hookshim binary a current registration runs (default: this hookshim in user scope, hookshim from PATH in project scope)")
+		fs.StringVar(&f.bin, "bin", "", "")
 		return
 	}
-	fs.BoolVar(&f.all, "all", false, cmd+" for every tool found on this machine or in the project")
-	fs.StringVar(&f.scope, "scope", "", "project or user (default: project where the tool has project hooks)")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	fs.BoolVar(&f.all, "all", false, "")
+	fs.StringVar(&f.scope, "scope", "", "")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "")
 	if cmd == "install" {
-		fs.StringVar(&f.events, "events", "", "only these native events (comma-separated; default: every event hookshim handles)")
-		fs.StringVar(&f.bin, "bin", "", "the hookshim binary entries run, an existing executable (default: this hookshim's absolute path in user scope, hookshim from PATH in project scope; a binary inside the project is named relative to it)")
-		fs.BoolVar(&f.check, "check", false, "write nothing; exit 1 when the registration is missing or stale")
+		fs.StringVar(&f.events, "events", "", "")
+		fs.StringVar(&f.bin, "bin", "", "")
+		fs.BoolVar(&f.check, "check", false, "")
 	}
 }
 
@@ -202,10 +202,9 @@ func cmdUninstall(args []string, _ io.Reader, stdout, stderr io.Writer, getenv f
 
 func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	var f installFlags
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags(cmd)
 	f.register(fs, cmd)
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -486,10 +485,9 @@ func reportError(stderr io.Writer, p *provider.Provider, err error) {
 
 func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	var f installFlags
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("status")
 	f.register(fs, "status")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	env, err := f.env(getenv)

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,8 +17,7 @@ import (
 )
 
 func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("log")
 	var f journal.Filter
 	follow := fs.Bool("follow", false, "")
 	asJSON := fs.Bool("json", false, "")
@@ -30,9 +28,7 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 	fs.StringVar(&f.Event, "event", "", "")
 	fs.StringVar(&f.Decision, "decision", "", "")
 	fs.StringVar(&f.Handler, "handler", "", "")
-	if err := fs.Parse(args); err != nil {
-		errorf(stderr, "%v", err)
-		hintf(stderr, "run 'hookshim log --help' for its usage")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -120,13 +116,10 @@ func cmdLog(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(st
 }
 
 func cmdExplain(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("explain")
 	file := fs.String("file", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		errorf(stderr, "%v", err)
-		hintf(stderr, "run 'hookshim explain --help' for its usage")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() != 1 {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,10 +12,9 @@ import (
 
 // cmdPolicies lists the built-in policies, or documents one.
 func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
-	fs := flag.NewFlagSet("policies", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	markdown := fs.Bool("markdown", false, "print every policy's documentation as Markdown (docs/policies.md)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("policies")
+	markdown := fs.Bool("markdown", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if *markdown {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -11,11 +10,10 @@ import (
 )
 
 func cmdProviders(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
-	fs := flag.NewFlagSet("providers", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	events := fs.Bool("events", false, "list each provider's native events and what an answer can express")
-	markdown := fs.Bool("markdown", false, "print the provider × event × decision table as Markdown (docs/providers.md)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("providers")
+	events := fs.Bool("events", false, "")
+	markdown := fs.Bool("markdown", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if *markdown {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,16 +17,15 @@ import (
 )
 
 func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	all := fs.Bool("all", false, "every embedded sample payload of every tool, not one shell command and one prompt per tool")
-	prov := fs.String("provider", "", "provider id: simulate one call of this tool")
-	ev := fs.String("event", "", "native event of that call")
-	input := fs.String("tool-input", "", "tool input JSON object to put in the sample payload")
-	payloadFile := fs.String("payload", "", "use this payload file instead of the embedded sample")
-	pack := fs.Bool("pack", false, "every documented example of the built-in policies, as Claude Code calls")
-	cfg := fs.String("config", "", "config file (default: discovery from the current directory)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("simulate")
+	all := fs.Bool("all", false, "")
+	prov := fs.String("provider", "", "")
+	ev := fs.String("event", "", "")
+	input := fs.String("tool-input", "", "")
+	payloadFile := fs.String("payload", "", "")
+	pack := fs.Bool("pack", false, "")
+	cfg := fs.String("config", "", "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	sim := simulate.Env{Getenv: getenv, Version: version}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,9 +39,8 @@ func configArg(args []string) (string, error) {
 // trustArgs parses a trust command's flags and finds the config it is
 // about; code is -1 when the command should go on.
 func trustArgs(name string, args []string, stderr io.Writer) (path string, code int) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags(name)
+	if !parseFlags(fs, args, stderr) {
 		return "", 2
 	}
 	path, err := configArg(fs.Args())
