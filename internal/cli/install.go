@@ -374,13 +374,6 @@ func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer
 	}
 }
 
-// unreadNote says that other entries of a file sit where the tool never
-// reads them.
-func unreadNote(p *provider.Provider, t provider.Target, events []string) string {
-	return fmt.Sprintf("entries under %q never run (%s): %s reads the events at the top level of %s; move them there",
-		t.Format.Ignored, strings.Join(events, ", "), p.Name, t.File)
-}
-
 // warnDisabled says when a setting turns all of a tool's hooks off, and
 // when the user's own entries sit where the tool never reads them.
 func warnDisabled(env install.Env, jobs []*install.Job, stderr io.Writer) {
@@ -389,7 +382,7 @@ func warnDisabled(env install.Env, jobs []*install.Job, stderr io.Writer) {
 			continue
 		}
 		if len(j.Reg.Unread) > 0 {
-			warningf(stderr, "%s: %s: %s", j.Provider.ID, env.Display(j.Path(env)), unreadNote(j.Provider, *j.Target, j.Reg.Unread))
+			warningf(stderr, "%s: %s: %s", j.Provider.ID, env.Display(j.Path(env)), install.UnreadNote(j.Provider, *j.Target, j.Reg.Unread))
 		}
 		for _, d := range install.Disabled(env, j.Provider) {
 			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", j.Provider.ID, d)
@@ -522,57 +515,15 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	fmt.Fprintln(tw, "TOOL\tSCOPE\tFILE\tSTATE\tEVENTS")
 	status := 0
 	var notes []string
-	for _, p := range providers {
-		if p.Install == nil {
-			continue
+	for _, st := range install.Statuses(env, providers) {
+		where, state := "-", "-"
+		if st.Path != "" {
+			where, state = env.Display(st.Path), st.State
 		}
-		events, _ := install.Events(p, nil)
-		for _, t := range p.Install.Targets {
-			path, err := env.Path(t)
-			if err != nil {
-				fmt.Fprintf(tw, "%s\t%s\t-\t-\t\n", p.ID, t.Scope)
-				notes = append(notes, fmt.Sprintf("%s (%s): %v", p.ID, t.Scope, err))
-				continue
-			}
-			_, reg, err := install.Plan(env, p, t, events)
-			where := env.Display(path)
-			if err != nil {
-				// Only a file that does not parse is "unreadable"; anything
-				// else (a binary install could not recognise later...) is
-				// reported as it is, below the table.
-				state := "error"
-				var unreadable *install.UnreadableError
-				if errors.As(err, &unreadable) {
-					state = "unreadable"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", p.ID, t.Scope, where, state)
-				notes = append(notes, fmt.Sprintf("%s (%s): %v", p.ID, t.Scope, err))
-				status = 1
-				continue
-			}
-			state := "current"
-			missing := reg.Missing(env)
-			switch {
-			case len(reg.Events) == 0 && len(reg.Ignored) == 0:
-				state = "not installed"
-			case len(missing) > 0:
-				// Gemini CLI and Copilot block every tool call when the
-				// hook command is missing: worse than stale.
-				state = "binary missing"
-				status = 1
-				for _, m := range missing {
-					notes = append(notes, fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, m, missingFix(m)))
-				}
-			case !reg.Current():
-				state = "stale"
-			}
-			if (len(reg.Events) > 0 || len(reg.Ignored) > 0) && !reg.Current() {
-				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, strings.Join(reg.Problems, "; ")))
-			}
-			if len(reg.Unread) > 0 {
-				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, unreadNote(p, t, reg.Unread)))
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, t.Scope, where, state, strings.Join(reg.Events, ","))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Provider.ID, st.Target.Scope, where, state, strings.Join(st.Events, ","))
+		notes = append(notes, st.Notes...)
+		if st.Failed {
+			status = 1
 		}
 	}
 	for _, p := range providers {
@@ -592,12 +543,4 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		}
 	}
 	return status
-}
-
-// missingFix is the fix for a registered binary that cannot be found.
-func missingFix(problem string) string {
-	if strings.Contains(problem, " from PATH") {
-		return "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin)"
-	}
-	return "put hookshim back there, or run hookshim install again to register this one"
 }
