@@ -62,7 +62,7 @@ type ConfigReport struct {
 
 // Problem is something wrong, with its fix.
 type Problem struct {
-	Area     string `json:"area"` // binary, registration, duplicate, calls, config, trust, handler, environment
+	Area     string `json:"area"` // binary, registration, duplicate, calls, config, extends, trust, handler, environment
 	Provider string `json:"provider,omitempty"`
 	Scope    string `json:"scope,omitempty"`
 	Path     string `json:"path,omitempty"`

@@ -10,6 +10,8 @@ import (
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/journal"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -194,4 +196,42 @@ func TestCheckLog(t *testing.T) {
 	require.Len(t, r.Log.Handlers, 1, "background runs are not timed")
 	assert.True(t, r.Log.Handlers[0].Slow)
 	assert.Equal(t, []string{"Stop"}, r.Registrations[0].NeverFired)
+}
+
+// A registration that never called is a problem, with the way to make
+// the tool call; once it has, its last call is reported, per event.
+func TestCheckRegistrations(t *testing.T) {
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	require.NoError(t, os.MkdirAll(project, 0o755))
+	vars := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(root, "state")}
+	getenv := func(k string) string { return vars[k] }
+	env := install.Env{Getenv: getenv, Home: home, Project: project, Bin: "hookshim", Now: time.Now}
+	p := provider.Lookup("claude-code")
+	events, err := install.Events(p, nil)
+	require.NoError(t, err)
+	j := &install.Job{Provider: p, Target: install.Target(p, provider.ScopeProject), Events: events}
+	j.Plan(env)
+	j.Apply(env)
+	require.NoError(t, j.Err)
+
+	r := &Report{}
+	checkRegistrations(r, env, getenv)
+	require.Len(t, r.Registrations, 1)
+	rg := r.Registrations[0]
+	assert.Equal(t, "claude-code", rg.Provider)
+	assert.Equal(t, "current", rg.State)
+	assert.Nil(t, rg.LastCall)
+	require.Len(t, r.Problems, 1)
+	assert.Equal(t, "calls", r.Problems[0].Area)
+	assert.Contains(t, r.Problems[0].Fix, "start a new Claude Code session")
+
+	require.NoError(t, seen.Mark(seen.Dir(getenv), "claude-code", "PreToolUse"))
+	r = &Report{}
+	checkRegistrations(r, env, getenv)
+	assert.Empty(t, r.Problems)
+	require.NotNil(t, r.Registrations[0].LastCall)
+	assert.Contains(t, r.Registrations[0].Calls, "PreToolUse")
+	assert.Equal(t, " --scope user", scopeArg(provider.Target{Scope: provider.ScopeUser}))
 }
