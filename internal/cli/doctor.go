@@ -132,3 +132,14 @@ func ago(now, t time.Time) string {
 	}
 	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
 }
+
+// warnHandlers prints one warning, with its fix, per reason a handler of f
+// cannot start.
+func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
+	cwd, _ := os.Getwd()
+	problems := doctor.CheckHandlers(f, cwd)
+	for _, p := range problems {
+		warningf(stderr, "%s", p)
+	}
+	return problems
+}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
-	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/rule"
 	"github.com/hookshim/hookshim/internal/trust"
 )
@@ -125,17 +124,6 @@ func inside(root, cwd, path string) bool {
 	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// warnHandlers prints one warning, with its fix, per reason a handler of f
-// cannot start.
-func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
-	cwd, _ := os.Getwd()
-	problems := doctor.CheckHandlers(f, cwd)
-	for _, p := range problems {
-		warningf(stderr, "%s", p)
-	}
-	return problems
 }
 
 func cmdDeny(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
