@@ -12,14 +12,24 @@ import (
 // destructive matches shell commands the example policy refuses: deleting
 // the root or home directory, formatting or overwriting a disk, a fork bomb.
 // Compiled on first use, as every regexp of the binary: package variables
-// are initialized on every hook call, which never needs them.
-var destructive = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[;&|]\s*|\bsudo\s+)rm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*(/|~|\$HOME|/\*)(\s|$|;|&)` +
-		`|\bmkfs(\.\w+)?\s` +
-		`|\bdd\s.*\bof=/dev/(sd|nvme|hd|disk)` +
-		`|>\s*/dev/(sd|nvme|hd)[a-z]` +
-		`|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`)
-})
+// are initialized on every hook call, which never needs them. A sync.Once
+// in a zero value, not sync.OnceValue, whose closure would itself be
+// allocated at every start.
+var destructive struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func destructiveRE() *regexp.Regexp {
+	destructive.once.Do(func() {
+		destructive.re = regexp.MustCompile(`(^|[;&|]\s*|\bsudo\s+)rm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*(/|~|\$HOME|/\*)(\s|$|;|&)` +
+			`|\bmkfs(\.\w+)?\s` +
+			`|\bdd\s.*\bof=/dev/(sd|nvme|hd|disk)` +
+			`|>\s*/dev/(sd|nvme|hd)[a-z]` +
+			`|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`)
+	})
+	return destructive.re
+}
 
 // ExampleContext is what the example policy adds to every prompt.
 const ExampleContext = "Project policy (hookshim example): run the tests before you call a change done."
@@ -33,7 +43,7 @@ func ExampleAnswer(name string, envelope []byte) ([]byte, error) {
 	switch name {
 	case "deny-destructive":
 		cmd := data.Get("command").Str
-		if data.Get("tool_name").Str == "shell" && destructive().MatchString(cmd) {
+		if data.Get("tool_name").Str == "shell" && destructiveRE().MatchString(cmd) {
 			o.Str("decision", "deny")
 			o.Str("reason", fmt.Sprintf("destructive command refused by policy: %s", cmd))
 		}
