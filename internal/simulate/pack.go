@@ -49,14 +49,23 @@ func (e Env) Pack(tmp string) ([]PackRow, []error) {
 	return rows, errs
 }
 
-// claudeTools are the Claude Code tools the examples' canonical tools
-// stand for, and the key of their path.
-var claudeTools = map[string][2]string{
-	event.ToolShell:     {"Bash", "command"},
-	event.ToolFileRead:  {"Read", "file_path"},
-	event.ToolFileWrite: {"Write", "file_path"},
-	event.ToolFileEdit:  {"Edit", "file_path"},
-	event.ToolSearch:    {"Grep", "path"},
+// claudeTool is the Claude Code tool a canonical tool of the examples
+// stands for, and the key of its path. A switch, not a map literal,
+// which would be built at every start of hookshim.
+func claudeTool(canonical string) (name, key string, ok bool) {
+	switch canonical {
+	case event.ToolShell:
+		return "Bash", "command", true
+	case event.ToolFileRead:
+		return "Read", "file_path", true
+	case event.ToolFileWrite:
+		return "Write", "file_path", true
+	case event.ToolFileEdit:
+		return "Edit", "file_path", true
+	case event.ToolSearch:
+		return "Grep", "path", true
+	}
+	return "", "", false
 }
 
 // example answers one documented example as a Claude Code call.
@@ -87,15 +96,15 @@ func (e Env) example(name string, ex policy.Example, n int, tmp string) (Result,
 		o.Str("hook_event_name", native)
 		o.Str("prompt", ex.Text)
 	} else {
-		t, ok := claudeTools[ex.Tool]
+		tool, key, ok := claudeTool(ex.Tool)
 		if !ok {
 			return Result{}, fmt.Errorf("example %q: no Claude Code tool for %s", ex.Text, ex.Tool)
 		}
 		in := &wire.Object{}
-		in.Str(t[1], ex.Text)
+		in.Str(key, ex.Text)
 		native = "PreToolUse"
 		o.Str("hook_event_name", native)
-		o.Str("tool_name", t[0])
+		o.Str("tool_name", tool)
 		o.Raw("tool_input", in.Bytes())
 		o.Str("tool_use_id", "toolu_simulate_"+strconv.Itoa(n))
 	}

@@ -161,3 +161,12 @@ func TestPack(t *testing.T) {
 		assert.Equal(t, row.Want, said, "%s: %s", row.Policy, row.Example.Text)
 	}
 }
+
+func TestClaudeTool(t *testing.T) {
+	name, key, ok := claudeTool(event.ToolFileEdit)
+	assert.True(t, ok)
+	assert.Equal(t, "Edit", name)
+	assert.Equal(t, "file_path", key)
+	_, _, ok = claudeTool("teleport")
+	assert.False(t, ok)
+}
