@@ -27,7 +27,7 @@ lint: ## gofmt and go vet
 
 update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md after an intended change
 	$(GO) test . -run TestPayloadGoldens -update
-	$(GO) test ./internal/cli -run TestProvidersDoc -update-docs
+	$(GO) test ./internal/docs -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
 	$(GO) test ./internal/importer -run TestImportGoldens -update
 

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -334,6 +335,27 @@ func commandUsage(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// newFlags is a command's flag set. The command's block of the usage text
+// above is its only usage: flag never prints its own listing of the flags,
+// which would be a second one that could disagree with it, so the flags
+// carry no text of their own.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses a command's arguments; a bad flag is reported with
+// the way to the command's usage.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	if err := fs.Parse(args); err != nil {
+		errorf(stderr, "%v", err)
+		hintf(stderr, "run 'hookshim %s --help' for its usage", fs.Name())
+		return false
+	}
+	return true
 }
 
 // noConfigNotice tells someone who runs 'hookshim run' by hand that no

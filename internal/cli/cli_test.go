@@ -76,3 +76,15 @@ func TestReadBuild(t *testing.T) {
 	require.Equal(t, "", pseudoCommit("v1.2.3"))
 	require.Equal(t, "", pseudoCommit("v1.2.3-rc-1"))
 }
+
+// A bad flag is reported in hookshim's words, with the way to the
+// command's one usage text; flag's own listing of the flags never shows.
+func TestBadFlag(t *testing.T) {
+	for _, name := range []string{"simulate", "allow", "deny", "trust", "install", "uninstall", "import", "status", "doctor", "log", "explain", "providers", "policies"} {
+		var stdout, stderr bytes.Buffer
+		code := Main([]string{name, "--nosuch"}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+		require.Equal(t, 2, code, name)
+		require.Empty(t, stdout.String(), name)
+		require.Equal(t, "hookshim: error: flag provided but not defined: -nosuch\nhookshim: hint: run 'hookshim "+name+" --help' for its usage\n", stderr.String(), name)
+	}
+}

@@ -1,105 +1,33 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/install"
-	"github.com/hookshim/hookshim/internal/provider"
-	"github.com/hookshim/hookshim/internal/seen"
-	"github.com/hookshim/hookshim/internal/trust"
 )
 
-const doctorUsage = `Usage: hookshim doctor [--dir DIR] [--bin PATH] [--json]
+// doctorReport and doctorProblem are doctor's, under the names the
+// extends check (doctorExtends) reports with.
+type doctorReport struct{ *doctor.Report }
 
-Check why a hook does not fire (or fires twice), for this project and the
-user scope: each tool's registrations (the file parses, the hookshim they
-run exists and is this version, no entry makes a tool call hookshim twice,
-no setting turns the tool's hooks off), when each registered tool last
-called hookshim, the config in force and whether it is allowed, and that
-every handler can start. From the decision log (hookshim log), notes on
-registered events that never fired, payload drift (fields, events and
-tool names a tool sent that this hookshim does not know, per tool
-version) and slow handlers (95th percentile of their runs at 500ms or
-more); notes do not change the exit status.
+type doctorProblem = doctor.Problem
 
-Prints one line per problem with its fix, or a short summary when all is
-well. Exits 1 when something is wrong, 0 otherwise.
-
-  --dir DIR   project folder (default: the git root above the current folder,
-              else the current folder)
-  --bin PATH  the hookshim registrations should run (default: this hookshim)
-  --json      print a JSON document instead (for scripts)
-`
-
-// doctorReport is what doctor found; --json prints it as it is.
-type doctorReport struct {
-	OK            bool            `json:"ok"`
-	Version       string          `json:"version"`
-	Bin           string          `json:"bin"`
-	Project       string          `json:"project"`
-	Registrations []registration  `json:"registrations"`
-	Configs       []configReport  `json:"configs"`
-	Log           *logReport      `json:"log"`
-	Problems      []doctorProblem `json:"problems"`
-}
-
-type registration struct {
-	Provider string               `json:"provider"`
-	Scope    string               `json:"scope"`
-	File     string               `json:"file"`
-	State    string               `json:"state"` // current, stale, unreadable, error
-	Events   []string             `json:"events"`
-	LastCall *time.Time           `json:"last_call"` // null: never called hookshim
-	Calls    map[string]time.Time `json:"calls"`     // per registered event that called
-	// NeverFired are the registered events no stamp and no logged call
-	// has seen (doctor_log.go).
-	NeverFired []string `json:"never_fired"`
-}
-
-type configReport struct {
-	Path       string `json:"path"`
-	Discovered bool   `json:"discovered"` // found from the project: needs an allowance
-	Trust      string `json:"trust"`
-	Hooks      int    `json:"hooks"`
-}
-
-type doctorProblem struct {
-	Area     string `json:"area"` // binary, registration, duplicate, calls, config, trust, handler, environment
-	Provider string `json:"provider,omitempty"`
-	Scope    string `json:"scope,omitempty"`
-	Path     string `json:"path,omitempty"`
-	Message  string `json:"message"`
-	Fix      string `json:"fix"`
-}
-
-func (r *doctorReport) problem(p doctorProblem) { r.Problems = append(r.Problems, p) }
+func (r doctorReport) problem(p doctorProblem) { r.Add(p) }
 
 func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {}
-	dir := fs.String("dir", "", "project folder")
-	bin := fs.String("bin", "", "the hookshim registrations should run")
-	asJSON := fs.Bool("json", false, "print a JSON document")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, doctorUsage)
-			return 0
-		}
-		hintf(stderr, "run 'hookshim doctor --help' for its usage")
+	fs := newFlags("doctor")
+	dir := fs.String("dir", "", "")
+	bin := fs.String("bin", "", "")
+	asJSON := fs.Bool("json", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -115,21 +43,12 @@ func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		return 1
 	}
 	cwd, _ := os.Getwd()
-	r := &doctorReport{Version: version(), Bin: env.Bin, Project: env.Project, Registrations: []registration{}, Configs: []configReport{}, Problems: []doctorProblem{}}
-	checkBin(r, env)
-	checkRegistrations(r, env, getenv)
-	checkLog(r, getenv)
 	start := cwd
 	if *dir != "" {
 		start = env.Project
 	}
-	checkConfigs(r, getenv, start, cwd)
-	if getenv("HOOKSHIM_DISABLE") == "1" {
-		r.problem(doctorProblem{Area: "environment", Message: "HOOKSHIM_DISABLE=1 is set here: a tool started from this shell runs no handler",
-			Fix: "unset HOOKSHIM_DISABLE"})
-	}
-	r.OK = len(r.Problems) == 0
-
+	r := doctor.Check(doctor.Options{Env: env, Getenv: getenv, Start: start, Cwd: cwd, Version: version(),
+		Extends: func(r *doctor.Report, found []config.Found) { doctorExtends(&doctorReport{r}, found, getenv) }})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -173,297 +92,7 @@ func doctorEnv(getenv func(string) string, dir, bin string) (install.Env, error)
 	return env, nil
 }
 
-// checkBin checks the hookshim registrations should run: it exists, can
-// run, and is this version.
-func checkBin(r *doctorReport, env install.Env) {
-	if !filepath.IsAbs(env.Bin) {
-		// Found in each tool's PATH: this shell's is the best guess.
-		if _, err := exec.LookPath(env.Bin); err != nil {
-			r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " is not in PATH here: a tool started from this shell cannot run it",
-				Fix: "put hookshim in PATH, or install with --bin and an absolute path"})
-		}
-		return
-	}
-	fi, err := os.Stat(env.Bin)
-	switch {
-	case err != nil:
-		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " does not exist",
-			Fix: "install hookshim there, or name the right one with --bin"})
-		return
-	case fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0):
-		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " is not an executable file",
-			Fix: "chmod +x " + env.Bin})
-		return
-	}
-	if exe, err := os.Executable(); err == nil {
-		if self, err := os.Stat(exe); err == nil && os.SameFile(self, fi) {
-			return
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, env.Bin, "version").Output()
-	// The first line names the version; commit and Go release follow.
-	got, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	want := "hookshim " + version()
-	switch {
-	case err != nil:
-		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: env.Bin + " version failed: " + oneLine(err.Error()),
-			Fix: "reinstall hookshim at " + env.Bin})
-	case got != want:
-		r.problem(doctorProblem{Area: "binary", Path: env.Bin, Message: fmt.Sprintf("%s is %q, this is %q", env.Bin, got, want),
-			Fix: "install this hookshim at " + env.Bin + ", or run the doctor of that one"})
-	}
-}
-
-// benign are registration differences that are the user's choice, not a
-// fault: a registration made with --events covers fewer (or other) events
-// than install writes by default.
-var benign = []string{"not registered for ", "registered for events install no longer writes", "registered for an event install no longer writes"}
-
-// checkRegistrations reads every tool's project and user registrations
-// the way `hookshim status` does, and when each registered tool last
-// called hookshim.
-func checkRegistrations(r *doctorReport, env install.Env, getenv func(string) string) {
-	stamps, err := seen.All(seen.Dir(getenv))
-	if err != nil {
-		r.problem(doctorProblem{Area: "calls", Message: "cannot read the last-call stamps: " + oneLine(err.Error()),
-			Fix: "make " + seen.Dir(getenv) + " readable"})
-	}
-	type found struct {
-		p    *provider.Provider
-		t    provider.Target
-		path string
-		bad  bool // has a problem of its own
-	}
-	var regs []found
-	off := map[*provider.Provider]bool{} // "turns its hooks off" is said once per tool
-	for _, p := range provider.All {
-		if p.Install == nil {
-			continue
-		}
-		events, _ := install.Events(p, nil)
-		for _, t := range p.Install.Targets {
-			reinstall := "hookshim install --provider " + p.ID + scopeArg(t)
-			path, err := env.Path(t)
-			if err != nil {
-				continue // no such scope on this machine (no project, no HOME)
-			}
-			where := env.Display(path)
-			_, reg, err := install.Plan(env, p, t, events)
-			if pbe := (*install.ProjectBinError)(nil); errors.As(err, &pbe) {
-				// This tool's project entries cannot name a binary inside
-				// the project: install writes them to run hookshim from
-				// PATH, so judge them against that.
-				pathEnv := env
-				pathEnv.ProjectBin = ""
-				_, reg, err = install.Plan(pathEnv, p, t, events)
-			}
-			if err != nil {
-				var unreadable *install.UnreadableError
-				state, fix := "error", reinstall
-				if errors.As(err, &unreadable) {
-					state, fix = "unreadable", "fix "+where+" by hand (hookshim never edits a file it cannot read), then run "+reinstall
-				}
-				r.Registrations = append(r.Registrations, registration{Provider: p.ID, Scope: string(t.Scope), File: path, State: state, Events: []string{}, Calls: map[string]time.Time{}})
-				r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
-					Message: fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, oneLine(err.Error())), Fix: fix})
-				continue
-			}
-			if len(reg.Events) == 0 {
-				continue
-			}
-			rg := registration{Provider: p.ID, Scope: string(t.Scope), File: path, State: "current", Events: reg.Events, Calls: map[string]time.Time{}}
-			bad := false
-			for _, pr := range reg.Problems {
-				if slices.ContainsFunc(benign, func(b string) bool { return strings.HasPrefix(pr, b) }) {
-					continue
-				}
-				bad = true
-				rg.State = "stale"
-				area := "registration"
-				if strings.HasPrefix(pr, install.Twice) {
-					area = "duplicate" // install takes the second copy away
-				}
-				r.problem(doctorProblem{Area: area, Provider: p.ID, Scope: string(t.Scope), Path: path,
-					Message: fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, where, pr), Fix: reinstall})
-			}
-			if !off[p] {
-				off[p] = true
-				for _, d := range install.Disabled(env, p) {
-					r.problem(doctorProblem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
-						Message: fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d), Fix: "change that setting"})
-				}
-			}
-			for _, s := range stamps {
-				if s.Provider != p.ID {
-					continue
-				}
-				if slices.Contains(reg.Events, s.Event) {
-					rg.Calls[s.Event] = s.Time
-				}
-				if rg.LastCall == nil || s.Time.After(*rg.LastCall) {
-					t := s.Time
-					rg.LastCall = &t
-				}
-			}
-			if rg.LastCall == nil {
-				fix := "start a new " + p.Name + " session (a running one may not reload its hooks) and use it once"
-				for _, n := range p.Install.Notes {
-					if n.Scope == "" || n.Scope == t.Scope {
-						fix += "; " + n.Text
-					}
-				}
-				r.problem(doctorProblem{Area: "calls", Provider: p.ID, Scope: string(t.Scope), Path: path,
-					Message: fmt.Sprintf("%s (%s): registered in %s, but %s never called hookshim", p.ID, t.Scope, where, p.Name), Fix: fix})
-			}
-			r.Registrations = append(r.Registrations, rg)
-			regs = append(regs, found{p: p, t: t, path: path, bad: bad})
-		}
-	}
-
-	// Two tools registered in files of one folder: the tools that read such
-	// a folder read every file of it, and run both tools' entries.
-	for i, a := range regs {
-		for _, b := range regs[i+1:] {
-			if a.p == b.p || filepath.Dir(a.path) != filepath.Dir(b.path) {
-				continue
-			}
-			r.problem(doctorProblem{Area: "duplicate", Provider: b.p.ID, Scope: string(b.t.Scope), Path: b.path,
-				Message: fmt.Sprintf("%s and %s are both registered in %s: a tool that reads that folder runs every file in it, so hookshim is called twice per event",
-					a.p.ID, b.p.ID, env.Display(filepath.Dir(a.path))+"/"),
-				Fix: "keep one: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
-		}
-	}
-	// A tool that runs another tool's registrations besides its own, kept
-	// in another folder (Devin CLI runs Claude Code's .claude/ entries):
-	// with both registered it calls hookshim twice per event.
-	for _, a := range regs {
-		for _, b := range regs {
-			if a.t.Scope != b.t.Scope || filepath.Dir(a.path) == filepath.Dir(b.path) ||
-				!slices.Contains(a.p.Install.AlsoRunBy, b.p) {
-				continue
-			}
-			if ow := a.p.Install.OneWay; ow != nil && !slices.Contains(ow, a.t.Scope) {
-				continue
-			}
-			r.problem(doctorProblem{Area: "duplicate", Provider: b.p.ID, Scope: string(b.t.Scope), Path: b.path,
-				Message: fmt.Sprintf("%s runs %s's entries in %s as well as its own in %s, so it calls hookshim twice per event",
-					b.p.Name, a.p.Name, env.Display(a.path), env.Display(b.path)),
-				Fix: "keep " + a.p.ID + "'s, which serves both: hookshim uninstall --provider " + b.p.ID + scopeArg(b.t)})
-		}
-	}
-	// A tool that also runs another tool's entries (Cursor runs Claude
-	// Code's) calls hookshim once only when both files carry the same
-	// command, which install writes; a stale one breaks that.
-	for _, a := range regs {
-		if a.p.Install == nil || len(a.p.Install.SharedCommand) == 0 {
-			continue
-		}
-		for _, b := range regs {
-			if !slices.ContainsFunc(a.p.Install.SharedCommand, func(e provider.ForEvent[*provider.Provider]) bool { return e.Value == b.p }) {
-				continue
-			}
-			if !a.bad && !b.bad {
-				continue
-			}
-			var evs []string
-			for _, e := range a.p.Install.SharedCommand {
-				if e.Value == b.p {
-					evs = append(evs, e.Event)
-				}
-			}
-			r.problem(doctorProblem{Area: "duplicate", Provider: a.p.ID, Scope: string(a.t.Scope), Path: a.path,
-				Message: fmt.Sprintf("%s also runs %s's entries in %s: their commands differ from %s's in %s, so %s calls hookshim twice for %s",
-					a.p.Name, b.p.Name, env.Display(b.path), a.p.ID, env.Display(a.path), a.p.Name, strings.Join(evs, ", ")),
-				Fix: "reinstall both with one hookshim: hookshim install --provider " + b.p.ID + scopeArg(b.t) + " && hookshim install --provider " + a.p.ID + scopeArg(a.t)})
-		}
-	}
-	if len(regs) == 0 && len(r.Registrations) == 0 {
-		r.problem(doctorProblem{Area: "registration", Message: "hookshim is not registered in any tool, for this project or this user",
-			Fix: "hookshim install --provider ID (or --all); hookshim providers lists the ids"})
-	}
-}
-
-func scopeArg(t provider.Target) string {
-	if t.Scope == provider.ScopeUser {
-		return " --scope user"
-	}
-	return ""
-}
-
-// checkConfigs finds the configs in force as `hookshim run` does from
-// start, their trust state, and checks every handler.
-func checkConfigs(r *doctorReport, getenv func(string) string, start, cwd string) {
-	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{start}})
-	if err != nil {
-		r.problem(doctorProblem{Area: "config", Message: oneLine(err.Error()), Fix: "fix the config (docs/config.md); until then every call answers as on_error says"})
-		return
-	}
-	if len(found) == 0 {
-		searched := filepath.Join(start, config.FileName) + " and the folders above"
-		if up := config.UserPath(getenv); up != "" {
-			searched += ", " + up
-		}
-		r.problem(doctorProblem{Area: "config", Message: "no config found (searched " + searched + "): hookshim is called but runs nothing",
-			Fix: "create " + config.FileName + " at the project root (docs/config.md)"})
-		return
-	}
-	doctorExtends(r, found, getenv)
-	store, storeErr := trust.DefaultStore(getenv)
-	hooks := 0
-	for _, f := range found {
-		hooks += len(f.Hooks)
-		cr := configReport{Path: f.Path, Discovered: f.Discovered, Trust: "not needed", Hooks: len(f.Hooks)}
-		if f.Discovered {
-			switch {
-			case getenv("HOOKSHIM_TRUST_ALL") == "1":
-				cr.Trust = "HOOKSHIM_TRUST_ALL=1"
-			case storeErr != nil:
-				cr.Trust = "unknown"
-				r.problem(doctorProblem{Area: "trust", Path: f.Path, Message: oneLine(storeErr.Error()), Fix: "set HOME or XDG_STATE_HOME"})
-			default:
-				state, err := store.Check(f.File)
-				cr.Trust = state.String()
-				if err != nil {
-					r.problem(doctorProblem{Area: "trust", Path: f.Path, Message: oneLine(err.Error()), Fix: "hookshim allow " + f.Path})
-				} else if state != trust.Allowed {
-					r.problem(doctorProblem{Area: "trust", Path: f.Path,
-						Message: displayPath(cwd, f.Path) + " is " + state.String() + ": its hooks do not run",
-						Fix:     "review it, then run: hookshim allow " + displayPath(cwd, f.Path)})
-				}
-			}
-		}
-		r.Configs = append(r.Configs, cr)
-		for _, p := range checkHandlers(f.File, cwd) {
-			r.problem(doctorProblem{Area: "handler", Path: f.Path, Message: p.Pos + ": hook " + quoteName(p.Hook) + ": " + p.Msg, Fix: p.Fix})
-		}
-	}
-	if hooks == 0 {
-		last := found[len(found)-1]
-		msg := displayPath(cwd, last.Path) + " has no hook hookshim runs"
-		if len(last.Warnings) > 0 {
-			msg += " (" + oneLine(last.Warnings[0]) + ")"
-		}
-		r.problem(doctorProblem{Area: "config", Path: last.Path, Message: msg, Fix: "add a command hook (docs/config.md)"})
-	}
-}
-
-func quoteName(s string) string { return `"` + s + `"` }
-
-// displayPath shows p relative to dir when it lies below it.
-func displayPath(dir, p string) string {
-	if dir == "" {
-		return p
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
-	}
-	return rel
-}
-
-func printReport(w io.Writer, r *doctorReport, env install.Env) {
+func printReport(w io.Writer, r *doctor.Report, env install.Env) {
 	if !r.OK {
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)
@@ -504,19 +133,13 @@ func ago(now, t time.Time) string {
 	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
 }
 
-// handlerNotes lists, for `hookshim status`, what keeps the handlers of
-// the configs in force from dir from starting.
-func handlerNotes(getenv func(string) string, dir string) []string {
-	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{dir}})
-	if err != nil {
-		return []string{"config: " + oneLine(err.Error())}
-	}
+// warnHandlers prints one warning, with its fix, per reason a handler of f
+// cannot start.
+func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
 	cwd, _ := os.Getwd()
-	var out []string
-	for _, f := range found {
-		for _, p := range checkHandlers(f.File, cwd) {
-			out = append(out, p.String())
-		}
+	problems := doctor.CheckHandlers(f, cwd)
+	for _, p := range problems {
+		warningf(stderr, "%s", p)
 	}
-	return out
+	return problems
 }

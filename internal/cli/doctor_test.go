@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/install"
+	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/stretchr/testify/require"
 )
@@ -34,11 +34,11 @@ func TestDoctorJSONLastCalls(t *testing.T) {
 	var out, errOut bytes.Buffer
 	require.Equal(t, 0, Main([]string{"install", "--provider", "codex", "--scope", "user", "--bin", bin}, nil, &out, &errOut, getenv), errOut.String())
 
-	run := func() (doctorReport, int) {
+	run := func() (doctor.Report, int) {
 		out.Reset()
 		errOut.Reset()
 		code := Main([]string{"doctor", "--bin", bin, "--json"}, nil, &out, &errOut, getenv)
-		var r doctorReport
+		var r doctor.Report
 		require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
 		return r, code
 	}
@@ -65,7 +65,7 @@ func TestDoctorJSONLastCalls(t *testing.T) {
 	require.True(t, reg.LastCall.After(before))
 	require.Len(t, reg.Calls, 1)
 	require.True(t, reg.Calls["PreToolUse"].After(before))
-	require.Equal(t, []configReport{{Path: filepath.Join(work, ".openhook.json"), Discovered: true, Trust: "HOOKSHIM_TRUST_ALL=1", Hooks: 1}}, r.Configs)
+	require.Equal(t, []doctor.ConfigReport{{Path: filepath.Join(work, ".openhook.json"), Discovered: true, Trust: "HOOKSHIM_TRUST_ALL=1", Hooks: 1}}, r.Configs)
 }
 
 func TestAgo(t *testing.T) {
@@ -75,23 +75,4 @@ func TestAgo(t *testing.T) {
 	} {
 		require.Equal(t, want, ago(now, now.Add(-d)))
 	}
-}
-
-// A hookshim registrations find in PATH must be in this PATH.
-func TestDoctorBinInPath(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake hookshim is a shell script")
-	}
-	t.Setenv("PATH", t.TempDir())
-	r := &doctorReport{}
-	checkBin(r, install.Env{Bin: "hookshim"})
-	require.Len(t, r.Problems, 1)
-	require.Equal(t, "hookshim is not in PATH here: a tool started from this shell cannot run it", r.Problems[0].Message)
-
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "hookshim"), []byte("#!/bin/sh\necho hookshim "+version()+"\n"), 0o755))
-	t.Setenv("PATH", dir)
-	r = &doctorReport{}
-	checkBin(r, install.Env{Bin: "hookshim"})
-	require.Empty(t, r.Problems)
 }

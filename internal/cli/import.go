@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,20 +10,20 @@ import (
 	"github.com/hookshim/hookshim/internal/importer"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/trust"
 )
 
 // cmdImport writes the hooks a tool runs from its own config into
 // .openhook.json, as handlers in that tool's dialect (internal/importer).
 func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	from := fs.String("from", "", "the tool whose hooks to import (see hookshim providers)")
-	all := fs.Bool("all", false, "import from every tool whose hook config is found in the scope")
-	scope := fs.String("scope", "", "project or user: the tool's hooks to read, and the config to write (default: project where the tool has project hooks)")
-	dir := fs.String("dir", "", "project folder (default: the git root above the current folder, else the current folder)")
-	cfg := fs.String("config", "", "the config to write (default: the project's .openhook.json, or the user's config for --scope user)")
-	dryRun := fs.Bool("dry-run", false, "print the change to the config as a unified diff and write nothing")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("import")
+	from := fs.String("from", "", "")
+	all := fs.Bool("all", false, "")
+	scope := fs.String("scope", "", "")
+	dir := fs.String("dir", "", "")
+	cfg := fs.String("config", "", "")
+	dryRun := fs.Bool("dry-run", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -33,7 +32,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	if *all == (*from != "") {
 		errorf(stderr, "import needs --from ID or --all")
-		hintf(stderr, "the ids: %s", strings.Join(importable(), ", "))
+		hintf(stderr, "the ids: %s", strings.Join(importer.IDs(), ", "))
 		return 2
 	}
 	if *scope != "" && *scope != "project" && *scope != "user" {
@@ -42,7 +41,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	var providers []*provider.Provider
 	if *all {
-		providers = importers()
+		providers = importer.Tools()
 		if *scope == "" {
 			*scope = string(provider.ScopeProject)
 		}
@@ -50,7 +49,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		p := provider.Lookup(*from)
 		if p == nil {
 			errorf(stderr, "unknown provider %q", *from)
-			hintf(stderr, "the ids: %s", strings.Join(importable(), ", "))
+			hintf(stderr, "the ids: %s", strings.Join(importer.IDs(), ", "))
 			return 2
 		}
 		if err := importer.Check(p); err != nil {
@@ -71,15 +70,15 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	path, chosen := "", provider.Scope(*scope)
 	status := 0
 	for _, p := range providers {
-		t, err := scopeFor(p, *scope)
+		t, err := install.TargetFor(p, *scope)
 		if err != nil {
 			if *all {
 				continue // nothing of this tool's at that scope
 			}
-			var se *scopeError
+			var se *install.ScopeError
 			errorf(stderr, "%s: %v", p.ID, err)
-			if errors.As(err, &se) && se.other != "" {
-				hintf(stderr, "%s keeps its hooks in its %s settings: use --scope %s", p.ID, se.other, se.other)
+			if errors.As(err, &se) && se.Other != "" {
+				hintf(stderr, "%s keeps its hooks in its %s settings: use --scope %s", p.ID, se.Other, se.Other)
 			}
 			return 1
 		}
@@ -209,7 +208,7 @@ func importError(stderr io.Writer, env install.Env, p *provider.Provider, err er
 // registrations taken away, or each tool runs its hooks twice.
 func importNextSteps(env install.Env, from []*provider.Provider, plans []*importer.Plan, scope provider.Scope, path string, stderr io.Writer) {
 	if scope == provider.ScopeProject {
-		if allowed, err := configAllowed(path, env.Getenv); err == nil && !allowed {
+		if allowed, err := trust.Allows(path, env.Getenv); err == nil && !allowed {
 			hintf(stderr, "next: run hookshim allow: %s runs only once allowed", env.Display(path))
 		}
 	}
@@ -232,24 +231,4 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// importers are the tools import reads, in provider.All's order.
-func importers() []*provider.Provider {
-	var ps []*provider.Provider
-	for _, p := range provider.All {
-		if importer.Check(p) == nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
-
-// importable are the ids of the tools import reads.
-func importable() []string {
-	var ids []string
-	for _, p := range importers() {
-		ids = append(ids, p.ID)
-	}
-	return ids
 }

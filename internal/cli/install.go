@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/trust"
@@ -31,19 +31,19 @@ type installFlags struct {
 }
 
 func (f *installFlags) register(fs *flag.FlagSet, cmd string) {
-	fs.StringVar(&f.providers, "provider", "", "tool to "+cmd+" for (comma-separated ids; see hookshim providers)")
-	fs.StringVar(&f.dir, "dir", "", "project folder (default: the git root above the current folder, else the current folder)")
+	fs.StringVar(&f.providers, "provider", "", "")
+	fs.StringVar(&f.dir, "dir", "", "")
 	if cmd == "status" {
-		fs.StringVar(&f.bin, "bin", "", "the hookshim binary a current registration runs (default: this hookshim in user scope, hookshim from PATH in project scope)")
+		fs.StringVar(&f.bin, "bin", "", "")
 		return
 	}
-	fs.BoolVar(&f.all, "all", false, cmd+" for every tool found on this machine or in the project")
-	fs.StringVar(&f.scope, "scope", "", "project or user (default: project where the tool has project hooks)")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	fs.BoolVar(&f.all, "all", false, "")
+	fs.StringVar(&f.scope, "scope", "", "")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "")
 	if cmd == "install" {
-		fs.StringVar(&f.events, "events", "", "only these native events (comma-separated; default: every event hookshim handles)")
-		fs.StringVar(&f.bin, "bin", "", "the hookshim binary entries run, an existing executable (default: this hookshim's absolute path in user scope, hookshim from PATH in project scope; a binary inside the project is named relative to it)")
-		fs.BoolVar(&f.check, "check", false, "write nothing; exit 1 when the registration is missing or stale")
+		fs.StringVar(&f.events, "events", "", "")
+		fs.StringVar(&f.bin, "bin", "", "")
+		fs.BoolVar(&f.check, "check", false, "")
 	}
 }
 
@@ -85,14 +85,14 @@ func installEnv(getenv func(string) string, dir string) (install.Env, error) {
 // hookshim from PATH, or a binary inside the project relative to it,
 // never a path of this machine. It reports a problem and returns false
 // when the binary cannot be used.
-func (f *installFlags) bins(env *install.Env, jobs []*job, getenv func(string) string, stderr io.Writer, quiet bool) bool {
+func (f *installFlags) bins(env *install.Env, jobs []*install.Job, getenv func(string) string, stderr io.Writer, quiet bool) bool {
 	var user, project bool
 	for _, j := range jobs {
-		if j.t == nil {
+		if j.Target == nil {
 			continue
 		}
-		user = user || j.t.Scope == provider.ScopeUser
-		project = project || j.t.Scope == provider.ScopeProject
+		user = user || j.Target.Scope == provider.ScopeUser
+		project = project || j.Target.Scope == provider.ScopeProject
 	}
 	if f.bin != "" {
 		abs, err := install.ResolveBin(f.bin, getenv)
@@ -153,7 +153,7 @@ func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd st
 			switch {
 			case p == nil:
 				errorf(stderr, "unknown provider %q", strings.TrimSpace(id))
-				hintf(stderr, "the ids: %s", strings.Join(installable(), ", "))
+				hintf(stderr, "the ids: %s", strings.Join(install.IDs(), ", "))
 				return nil, false
 			case p.Install == nil:
 				// Its config is not a file hookshim can keep intact (a
@@ -175,77 +175,21 @@ func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd st
 		}
 		return out, true
 	}
-	var out []*provider.Provider
-	for _, p := range provider.All {
-		if p.Install == nil {
-			continue
-		}
-		if cmd == "uninstall" || install.OnMachine(env, p) || install.InProject(env, p) {
-			out = append(out, p)
+	out := install.Found(env)
+	if cmd == "uninstall" {
+		out = nil
+		for _, p := range provider.All {
+			if p.Install != nil {
+				out = append(out, p)
+			}
 		}
 	}
 	if len(out) == 0 {
 		errorf(stderr, "found no tool on this machine or in %s", env.Project)
-		hintf(stderr, "name one with --provider ID (%s)", strings.Join(installable(), ", "))
+		hintf(stderr, "name one with --provider ID (%s)", strings.Join(install.IDs(), ", "))
 		return nil, false
 	}
 	return out, true
-}
-
-func installable() []string {
-	var ids []string
-	for _, p := range provider.All {
-		if p.Install != nil {
-			ids = append(ids, p.ID)
-		}
-	}
-	return ids
-}
-
-// scopeFor picks the target of p for the --scope flag: the one asked
-// for, or project where the tool has project hooks and user otherwise.
-func scopeFor(p *provider.Provider, scope string) (*provider.Target, error) {
-	if scope == "" {
-		if t := install.Target(p, provider.ScopeProject); t != nil {
-			return t, nil
-		}
-		if t := install.Target(p, provider.ScopeUser); t != nil {
-			return t, nil
-		}
-		return nil, &scopeError{scope: "any"}
-	}
-	if t := install.Target(p, provider.Scope(scope)); t != nil {
-		return t, nil
-	}
-	e := &scopeError{scope: scope}
-	for _, t := range p.Install.Targets {
-		e.other = string(t.Scope)
-	}
-	return nil, e
-}
-
-// scopeError is a scope a tool has no hook config for.
-type scopeError struct{ scope, other string }
-
-func (e *scopeError) Error() string { return "no " + e.scope + "-level hook config" }
-
-// job is the work for one tool, and how it went. Every tool's outcome is
-// reported on its own: one tool's failure never stops the others.
-type job struct {
-	p       *provider.Provider
-	t       *provider.Target
-	events  []string
-	changes []install.Change
-	reg     install.Registration
-	skip    string    // why the tool is left out
-	err     error     // why the tool failed
-	applied []applied // what was written
-}
-
-// applied is a change written, and where the previous version was kept.
-type applied struct {
-	c      install.Change
-	backup string
 }
 
 func cmdInstall(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -258,10 +202,9 @@ func cmdUninstall(args []string, _ io.Reader, stdout, stderr io.Writer, getenv f
 
 func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	var f installFlags
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags(cmd)
 	f.register(fs, cmd)
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -270,7 +213,7 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 	}
 	if f.all == (f.providers != "") {
 		errorf(stderr, "%s needs --provider ID or --all", cmd)
-		hintf(stderr, "the ids: %s", strings.Join(installable(), ", "))
+		hintf(stderr, "the ids: %s", strings.Join(install.IDs(), ", "))
 		return 2
 	}
 	if f.scope != "" && f.scope != "project" && f.scope != "user" {
@@ -300,22 +243,22 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		}
 	}
 
-	jobs := make([]*job, 0, len(providers))
+	jobs := make([]*install.Job, 0, len(providers))
 	for _, p := range providers {
-		j := &job{p: p}
+		j := &install.Job{Provider: p}
 		jobs = append(jobs, j)
-		if j.t, err = scopeFor(p, f.scope); err != nil {
-			j.t = nil
+		if j.Target, err = install.TargetFor(p, f.scope); err != nil {
+			j.Target = nil
 			if f.all {
-				j.skip = err.Error()
+				j.Skip = err.Error()
 			} else {
-				j.err = err
+				j.Err = err
 			}
 			continue
 		}
 		if !uninstall {
-			if j.events, err = install.Events(p, asked); err != nil {
-				j.err = err
+			if j.Events, err = install.Events(p, asked); err != nil {
+				j.Err = err
 			}
 		}
 	}
@@ -323,19 +266,19 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		return 1
 	}
 	if f.all && !uninstall {
-		pickOnce(env, jobs)
+		install.PickOnce(env, jobs)
 	}
 	for _, j := range jobs {
-		if j.t == nil || j.skip != "" || j.err != nil {
+		if !j.Ready() {
 			continue
 		}
-		j.changes, j.reg, j.err = install.Plan(env, j.p, *j.t, j.events)
+		j.Plan(env)
 	}
 
 	if f.dryRun {
 		for _, j := range jobs {
-			if j.err == nil && j.skip == "" {
-				for _, c := range j.changes {
+			if j.Err == nil && j.Skip == "" {
+				for _, c := range j.Changes {
 					fmt.Fprint(stdout, install.Diff(env.Display(c.Path), c.Old, c.OldExists, c.New, c.NewExists))
 				}
 			}
@@ -348,118 +291,52 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 	}
 	if !f.dryRun {
 		for _, j := range jobs {
-			if j.err == nil && j.skip == "" {
-				applyJob(env, j)
+			if j.Err == nil && j.Skip == "" {
+				j.Apply(env)
 			}
 		}
 	}
 	return report(env, jobs, stdout, stderr, uninstall, f.dryRun)
 }
 
-// pickOnce keeps, of tools that run each other's registrations (Copilot
-// CLI runs VS Code's hook files), only one: with both, the tool that reads
-// both calls hookshim twice per event. The one already registered wins;
-// else the one whose file serves both tools when that tool is here. Where
-// only one file serves both (Install.OneWay: Devin CLI runs Claude Code's
-// project entries, never the reverse), that one always wins.
-func pickOnce(env install.Env, jobs []*job) {
-	find := func(p *provider.Provider) *job {
-		for _, j := range jobs {
-			if j.p == p && j.t != nil && j.skip == "" && j.err == nil {
-				return j
-			}
-		}
-		return nil
-	}
-	registered := func(j *job) bool {
-		_, reg, err := install.Plan(env, j.p, *j.t, nil)
-		return err == nil && len(reg.Events) > 0
-	}
-	for _, a := range jobs {
-		if a.t == nil || a.skip != "" || a.err != nil {
-			continue
-		}
-		for _, q := range a.p.Install.AlsoRunBy {
-			b := find(q)
-			if b == nil || b.t.Scope != a.t.Scope {
-				continue
-			}
-			oneWay := a.p.Install.OneWay != nil
-			if oneWay && !slices.Contains(a.p.Install.OneWay, a.t.Scope) {
-				continue
-			}
-			keep, drop := a, b
-			ra, rb := registered(a), registered(b)
-			switch {
-			case oneWay:
-				// a's file serves both tools, b's only b: a stays.
-			case rb && !ra:
-				keep, drop = b, a
-			case ra == rb && !install.OnMachine(env, a.p):
-				keep, drop = b, a
-			}
-			path, _ := env.Path(*keep.t)
-			drop.skip = fmt.Sprintf("%s reads both %s's and %s's hook files: hookshim goes into %s (%s) only, or it would run twice per event", q.Name, a.p.ID, b.p.ID, keep.p.ID, env.Display(path))
-			if ra && rb || oneWay && rb {
-				drop.skip += fmt.Sprintf("; it is registered for both now: run hookshim uninstall --provider %s", drop.p.ID)
-			}
-		}
-	}
-}
-
-// applyJob writes a job's changes.
-func applyJob(env install.Env, j *job) {
-	for _, c := range j.changes {
-		if !c.Changed() {
-			continue
-		}
-		backup, err := install.Apply(env, c)
-		if err != nil {
-			j.err = err
-			return
-		}
-		j.applied = append(j.applied, applied{c, backup})
-	}
-}
-
 // report prints one line per tool, then the next steps; the exit status
 // is 1 when a tool failed.
-func report(env install.Env, jobs []*job, stdout, stderr io.Writer, uninstall, dryRun bool) int {
+func report(env install.Env, jobs []*install.Job, stdout, stderr io.Writer, uninstall, dryRun bool) int {
 	var failed []string
 	scopes := map[provider.Scope]bool{}
 	for _, j := range jobs {
 		switch {
-		case j.skip != "":
-			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.p.ID, j.skip)
+		case j.Skip != "":
+			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.Provider.ID, j.Skip)
 			continue
-		case j.err != nil && len(j.applied) == 0:
-			failed = append(failed, j.p.ID)
-			reportError(stderr, j.p, j.err)
+		case j.Err != nil && len(j.Applied) == 0:
+			failed = append(failed, j.Provider.ID)
+			reportError(stderr, j.Provider, j.Err)
 			continue
 		case dryRun:
 			continue
 		}
-		for _, a := range j.applied {
+		for _, a := range j.Applied {
 			reportApplied(stdout, env, j, a, uninstall)
 		}
-		if j.err != nil {
+		if j.Err != nil {
 			// Some of a folder's files were written, not all.
-			failed = append(failed, j.p.ID)
-			reportError(stderr, j.p, j.err)
+			failed = append(failed, j.Provider.ID)
+			reportError(stderr, j.Provider, j.Err)
 			continue
 		}
-		where := env.Display(pathOf(env, j))
-		changed := len(j.applied) > 0
+		where := env.Display(j.Path(env))
+		changed := len(j.Applied) > 0
 		switch {
 		case !changed && uninstall:
-			fmt.Fprintf(stdout, "%s: hookshim is not registered in %s\n", j.p.ID, where)
+			fmt.Fprintf(stdout, "%s: hookshim is not registered in %s\n", j.Provider.ID, where)
 		case !changed:
-			fmt.Fprintf(stdout, "%s: %s is already current (%d events)\n", j.p.ID, where, len(j.events))
+			fmt.Fprintf(stdout, "%s: %s is already current (%d events)\n", j.Provider.ID, where, len(j.Events))
 		case !uninstall:
-			scopes[j.t.Scope] = true
-			for _, n := range j.p.Install.Notes {
-				if n.Scope == "" || n.Scope == j.t.Scope {
-					hintf(stderr, "%s: %s", j.p.ID, n.Text)
+			scopes[j.Target.Scope] = true
+			for _, n := range j.Provider.Install.Notes {
+				if n.Scope == "" || n.Scope == j.Target.Scope {
+					hintf(stderr, "%s: %s", j.Provider.ID, n.Text)
 				}
 			}
 		}
@@ -484,7 +361,7 @@ func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer
 		path := config.FindUp(env.Project)
 		if path == "" {
 			hintf(stderr, "next: write the project's hooks in %s (see the README), then run hookshim allow", env.Display(filepath.Join(env.Project, config.FileName)))
-		} else if allowed, err := configAllowed(path, env.Getenv); err == nil && !allowed {
+		} else if allowed, err := trust.Allows(path, env.Getenv); err == nil && !allowed {
 			hintf(stderr, "next: run hookshim allow: %s runs only once allowed", env.Display(path))
 		}
 	}
@@ -497,72 +374,43 @@ func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer
 	}
 }
 
-// configAllowed reports whether a project config may run.
-func configAllowed(path string, getenv func(string) string) (bool, error) {
-	f, err := config.Load(path)
-	if err != nil {
-		return false, err
-	}
-	store, err := trust.DefaultStore(getenv)
-	if err != nil {
-		return false, err
-	}
-	state, err := store.Check(f)
-	return state == trust.Allowed, err
-}
-
-// unreadNote says that other entries of a file sit where the tool never
-// reads them.
-func unreadNote(p *provider.Provider, t provider.Target, events []string) string {
-	return fmt.Sprintf("entries under %q never run (%s): %s reads the events at the top level of %s; move them there",
-		t.Format.Ignored, strings.Join(events, ", "), p.Name, t.File)
-}
-
 // warnDisabled says when a setting turns all of a tool's hooks off, and
 // when the user's own entries sit where the tool never reads them.
-func warnDisabled(env install.Env, jobs []*job, stderr io.Writer) {
+func warnDisabled(env install.Env, jobs []*install.Job, stderr io.Writer) {
 	for _, j := range jobs {
-		if j.t == nil || j.skip != "" || j.err != nil {
+		if !j.Ready() {
 			continue
 		}
-		if len(j.reg.Unread) > 0 {
-			warningf(stderr, "%s: %s: %s", j.p.ID, env.Display(pathOf(env, j)), unreadNote(j.p, *j.t, j.reg.Unread))
+		if len(j.Reg.Unread) > 0 {
+			warningf(stderr, "%s: %s: %s", j.Provider.ID, env.Display(j.Path(env)), install.UnreadNote(j.Provider, *j.Target, j.Reg.Unread))
 		}
-		for _, d := range install.Disabled(env, j.p) {
-			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", j.p.ID, d)
+		for _, d := range install.Disabled(env, j.Provider) {
+			warningf(stderr, "%s: %s turns all its hooks off: hookshim's entries will not run", j.Provider.ID, d)
 		}
 	}
 }
 
-func pathOf(env install.Env, j *job) string {
-	if j.reg.Path != "" {
-		return j.reg.Path
-	}
-	p, _ := env.Path(*j.t)
-	return p
-}
-
-func reportApplied(w io.Writer, env install.Env, j *job, a applied, uninstall bool) {
-	c := a.c
+func reportApplied(w io.Writer, env install.Env, j *install.Job, a install.Applied, uninstall bool) {
+	c := a.Change
 	where := env.Display(c.Path)
 	kept := ""
-	if a.backup != "" {
-		kept = "; previous version kept in " + env.Display(a.backup)
+	if a.Backup != "" {
+		kept = "; previous version kept in " + env.Display(a.Backup)
 	}
 	switch {
 	case !c.NewExists:
-		fmt.Fprintf(w, "%s: removed %s, which only held hookshim's registration%s\n", j.p.ID, where, kept)
+		fmt.Fprintf(w, "%s: removed %s, which only held hookshim's registration%s\n", j.Provider.ID, where, kept)
 	case uninstall:
-		fmt.Fprintf(w, "%s: removed hookshim from %s%s\n", j.p.ID, where, kept)
+		fmt.Fprintf(w, "%s: removed hookshim from %s%s\n", j.Provider.ID, where, kept)
 	case !c.OldExists:
-		fmt.Fprintf(w, "%s: created %s (%s)\n", j.p.ID, where, eventCount(j, c))
+		fmt.Fprintf(w, "%s: created %s (%s)\n", j.Provider.ID, where, eventCount(j, c))
 	default:
-		fmt.Fprintf(w, "%s: updated %s (%s)%s\n", j.p.ID, where, eventCount(j, c), kept)
+		fmt.Fprintf(w, "%s: updated %s (%s)%s\n", j.Provider.ID, where, eventCount(j, c), kept)
 	}
 }
 
-func eventCount(j *job, c install.Change) string {
-	if j.t.Format.Layout == provider.LayoutScriptPerEvent {
+func eventCount(j *install.Job, c install.Change) string {
+	if j.Target.Format.Layout == provider.LayoutScriptPerEvent {
 		return "event " + filepath.Base(c.Path)
 	}
 	if len(c.Events) == 1 {
@@ -573,38 +421,38 @@ func eventCount(j *job, c install.Change) string {
 
 // checkJobs reports, for --check, each registration that install would
 // change, and fails when there is one or a tool failed.
-func checkJobs(env install.Env, jobs []*job, stdout, stderr io.Writer) int {
+func checkJobs(env install.Env, jobs []*install.Job, stdout, stderr io.Writer) int {
 	status := 0
 	for _, j := range jobs {
 		switch {
-		case j.skip != "":
-			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.p.ID, j.skip)
+		case j.Skip != "":
+			fmt.Fprintf(stdout, "%s: skipped: %s\n", j.Provider.ID, j.Skip)
 			continue
-		case j.err != nil:
-			reportError(stderr, j.p, j.err)
+		case j.Err != nil:
+			reportError(stderr, j.Provider, j.Err)
 			status = 1
 			continue
 		}
 		changed := false
-		for _, c := range j.changes {
+		for _, c := range j.Changes {
 			changed = changed || c.Changed()
 		}
-		where := env.Display(pathOf(env, j))
+		where := env.Display(j.Path(env))
 		if !changed {
-			fmt.Fprintf(stdout, "%s: %s is current\n", j.p.ID, where)
+			fmt.Fprintf(stdout, "%s: %s is current\n", j.Provider.ID, where)
 			continue
 		}
 		status = 1
-		problems := j.reg.Problems
+		problems := j.Reg.Problems
 		if len(problems) == 0 {
 			problems = []string{"differs from what install writes"}
 		}
-		errorf(stderr, "%s: %s: %s", j.p.ID, where, strings.Join(problems, "; "))
+		errorf(stderr, "%s: %s: %s", j.Provider.ID, where, strings.Join(problems, "; "))
 		scope := ""
-		if j.t.Scope == provider.ScopeUser {
+		if j.Target.Scope == provider.ScopeUser {
 			scope = " --scope user"
 		}
-		hintf(stderr, "run 'hookshim install --provider %s%s' to write it", j.p.ID, scope)
+		hintf(stderr, "run 'hookshim install --provider %s%s' to write it", j.Provider.ID, scope)
 	}
 	return status
 }
@@ -614,7 +462,7 @@ func reportError(stderr io.Writer, p *provider.Provider, err error) {
 	var unreadable *install.UnreadableError
 	var conflict *install.ConflictError
 	var projectBin *install.ProjectBinError
-	var scope *scopeError
+	var scope *install.ScopeError
 	errorf(stderr, "%s: %v", p.ID, err)
 	switch {
 	case errors.As(err, &unreadable):
@@ -623,17 +471,16 @@ func reportError(stderr io.Writer, p *provider.Provider, err error) {
 		hintf(stderr, "move it away, or merge hookshim into it by hand (hookshim install --dry-run shows what it would write)")
 	case errors.As(err, &projectBin):
 		hintf(stderr, "leave out --bin to run hookshim from PATH there, or register %s with --scope user", p.ID)
-	case errors.As(err, &scope) && scope.other != "":
-		hintf(stderr, "%s reads hooks from its %s settings: use --scope %s", p.ID, scope.other, scope.other)
+	case errors.As(err, &scope) && scope.Other != "":
+		hintf(stderr, "%s reads hooks from its %s settings: use --scope %s", p.ID, scope.Other, scope.Other)
 	}
 }
 
 func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	var f installFlags
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("status")
 	f.register(fs, "status")
-	if err := fs.Parse(args); err != nil {
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	env, err := f.env(getenv)
@@ -668,57 +515,15 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	fmt.Fprintln(tw, "TOOL\tSCOPE\tFILE\tSTATE\tEVENTS")
 	status := 0
 	var notes []string
-	for _, p := range providers {
-		if p.Install == nil {
-			continue
+	for _, st := range install.Statuses(env, providers) {
+		where, state := "-", "-"
+		if st.Path != "" {
+			where, state = env.Display(st.Path), st.State
 		}
-		events, _ := install.Events(p, nil)
-		for _, t := range p.Install.Targets {
-			path, err := env.Path(t)
-			if err != nil {
-				fmt.Fprintf(tw, "%s\t%s\t-\t-\t\n", p.ID, t.Scope)
-				notes = append(notes, fmt.Sprintf("%s (%s): %v", p.ID, t.Scope, err))
-				continue
-			}
-			_, reg, err := install.Plan(env, p, t, events)
-			where := env.Display(path)
-			if err != nil {
-				// Only a file that does not parse is "unreadable"; anything
-				// else (a binary install could not recognise later...) is
-				// reported as it is, below the table.
-				state := "error"
-				var unreadable *install.UnreadableError
-				if errors.As(err, &unreadable) {
-					state = "unreadable"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", p.ID, t.Scope, where, state)
-				notes = append(notes, fmt.Sprintf("%s (%s): %v", p.ID, t.Scope, err))
-				status = 1
-				continue
-			}
-			state := "current"
-			missing := reg.Missing(env)
-			switch {
-			case len(reg.Events) == 0 && len(reg.Ignored) == 0:
-				state = "not installed"
-			case len(missing) > 0:
-				// Gemini CLI and Copilot block every tool call when the
-				// hook command is missing: worse than stale.
-				state = "binary missing"
-				status = 1
-				for _, m := range missing {
-					notes = append(notes, fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, m, missingFix(m)))
-				}
-			case !reg.Current():
-				state = "stale"
-			}
-			if (len(reg.Events) > 0 || len(reg.Ignored) > 0) && !reg.Current() {
-				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, strings.Join(reg.Problems, "; ")))
-			}
-			if len(reg.Unread) > 0 {
-				notes = append(notes, fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, unreadNote(p, t, reg.Unread)))
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, t.Scope, where, state, strings.Join(reg.Events, ","))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Provider.ID, st.Target.Scope, where, state, strings.Join(st.Events, ","))
+		notes = append(notes, st.Notes...)
+		if st.Failed {
+			status = 1
 		}
 	}
 	for _, p := range providers {
@@ -726,7 +531,7 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			notes = append(notes, fmt.Sprintf("%s: %s turns all its hooks off", p.ID, d))
 		}
 	}
-	notes = append(notes, handlerNotes(getenv, env.Project)...)
+	notes = append(notes, doctor.HandlerNotes(getenv, env.Project)...)
 	if err := tw.Flush(); err != nil {
 		errorf(stderr, "%v", err)
 		return 1
@@ -738,12 +543,4 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		}
 	}
 	return status
-}
-
-// missingFix is the fix for a registered binary that cannot be found.
-func missingFix(problem string) string {
-	if strings.Contains(problem, " from PATH") {
-		return "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin)"
-	}
-	return "put hookshim back there, or run hookshim install again to register this one"
 }

@@ -1,25 +1,24 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hookshim/hookshim/internal/docs"
 	"github.com/hookshim/hookshim/internal/policy"
 )
 
 // cmdPolicies lists the built-in policies, or documents one.
 func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
-	fs := flag.NewFlagSet("policies", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	markdown := fs.Bool("markdown", false, "print every policy's documentation as Markdown (docs/policies.md)")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("policies")
+	markdown := fs.Bool("markdown", false, "")
+	if !parseFlags(fs, args, stderr) {
 		return 2
 	}
 	if *markdown {
-		fmt.Fprint(stdout, PoliciesMarkdown())
+		fmt.Fprint(stdout, docs.PoliciesMarkdown())
 		return 0
 	}
 	if fs.NArg() > 1 {
@@ -33,14 +32,14 @@ func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(st
 			hintf(stderr, "hookshim policies lists them")
 			return 2
 		}
-		fmt.Fprint(stdout, policyText(info))
+		fmt.Fprint(stdout, docs.PolicyText(info))
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tEVENT\tWHAT IT DOES")
 	for _, n := range policy.Names() {
 		info, _ := policy.Lookup(n)
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, info.Events[0], unmark(info.Summary))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, info.Events[0], docs.Plain(info.Summary))
 	}
 	if code := flush(tw, stderr); code != 0 {
 		return code
@@ -48,123 +47,4 @@ func cmdPolicies(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(st
 	fmt.Fprintln(stdout, "\nUse one in .openhook.json: {\"event\": \"before_tool_execute\", \"use\": \"hookshim/destructive-shell\", \"with\": {...}}")
 	fmt.Fprintln(stdout, "One policy in full: hookshim policies NAME")
 	return 0
-}
-
-// policyText is one policy's documentation for the terminal.
-func policyText(i policy.Info) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\nevents: %s\n\ncatches: %s\n\nmisses: %s\n\nparameters (\"with\"):\n", i.Name, unmark(i.Summary), eventList(i, ""), unmark(i.Catches), unmark(i.Misses))
-	for _, p := range params(i) {
-		fmt.Fprintf(&b, "  %s (%s): %s\n", p.Name, p.Type, unmark(p.Doc))
-	}
-	fmt.Fprintf(&b, "\nexample entry:\n  %s\n\ndenied:\n", exampleEntry(i))
-	for _, ex := range i.Denied {
-		fmt.Fprintf(&b, "  %s\n", exampleLine(ex))
-	}
-	b.WriteString("\nlet through:\n")
-	for _, ex := range i.Allowed {
-		fmt.Fprintf(&b, "  %s\n", exampleLine(ex))
-	}
-	return b.String()
-}
-
-func unmark(s string) string { return strings.ReplaceAll(s, "`", "") }
-
-// eventList is a policy's events, comma separated, each between quote:
-// "" for the terminal, "`" for Markdown.
-func eventList(i policy.Info, quote string) string {
-	var s []string
-	for _, e := range i.Events {
-		s = append(s, quote+string(e)+quote)
-	}
-	return strings.Join(s, ", ")
-}
-
-// params are a policy's parameters, the common "decision" first.
-func params(i policy.Info) []policy.Param {
-	return append([]policy.Param{policy.DecisionParam}, i.Params...)
-}
-
-func exampleEntry(i policy.Info) string {
-	e := `{"name": "` + strings.TrimPrefix(i.Name, "hookshim/") + `", "event": "` + string(i.Events[0]) + `", "use": "` + i.Name + `"`
-	for _, ex := range append(i.Denied, i.Allowed...) {
-		if ex.With != "" {
-			return e + `, "with": ` + ex.With + `}`
-		}
-	}
-	return e + `}`
-}
-
-func exampleLine(ex policy.Example) string {
-	what := ex.Tool
-	if what == "" {
-		what = "prompt"
-	}
-	s := what + ": " + strings.ReplaceAll(ex.Text, "\n", `\n`)
-	if ex.With != "" {
-		s += "   with " + ex.With
-	}
-	if ex.Notes != "" {
-		s += "   (" + ex.Notes + ")"
-	}
-	return s
-}
-
-// PoliciesMarkdown is the generated part of docs/policies.md.
-func PoliciesMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| policy | event | what it does |\n|---|---|---|\n")
-	for _, n := range policy.Names() {
-		i, _ := policy.Lookup(n)
-		fmt.Fprintf(&b, "| [`%s`](#%s) | `%s` | %s |\n", n, anchor(n), i.Events[0], i.Summary)
-	}
-	for _, n := range policy.Names() {
-		i, _ := policy.Lookup(n)
-		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nReads: %s.\n\n**Catches:** %s\n\n**Misses:** %s\n\n", n, capital(i.Summary), eventList(i, "`"), i.Catches, i.Misses)
-		b.WriteString("| parameter | type | meaning |\n|---|---|---|\n")
-		for _, p := range params(i) {
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, p.Type, p.Doc)
-		}
-		fmt.Fprintf(&b, "\n```json\n%s\n```\n\n", exampleEntry(i))
-		b.WriteString("| call | answer |\n|---|---|\n")
-		for _, ex := range i.Denied {
-			fmt.Fprintf(&b, "| %s | deny |\n", mdExample(ex))
-		}
-		for _, ex := range i.Allowed {
-			fmt.Fprintf(&b, "| %s | let through |\n", mdExample(ex))
-		}
-	}
-	return b.String()
-}
-
-func anchor(name string) string {
-	return strings.ReplaceAll(strings.ToLower(name), "/", "")
-}
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// mdExample is an example in a table cell: code, with | and newlines
-// escaped.
-func mdExample(ex policy.Example) string {
-	what := ex.Tool
-	if what == "" {
-		what = "prompt"
-	}
-	code := strings.NewReplacer("|", `\|`, "\n", `\n`).Replace(ex.Text)
-	s := what + ": `" + code + "`"
-	if strings.Contains(code, "`") {
-		s = what + ": `` " + code + " ``"
-	}
-	if ex.With != "" {
-		s += ", with `" + strings.ReplaceAll(ex.With, "|", `\|`) + "`"
-	}
-	if ex.Notes != "" {
-		s += " (" + ex.Notes + ")"
-	}
-	return s
 }

@@ -28,12 +28,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	var flagErr error
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // never let flag print usage into a tool's stderr
-	fs.StringVar(&f.provider, "provider", "", "provider id (a hint: a contradicting payload wins)")
-	fs.StringVar(&f.event, "event", "", "native event name, for tools whose payload lacks it")
-	fs.StringVar(&f.config, "config", "", "config file (skips discovery)")
-	fs.BoolVar(&f.explain, "explain", false, "explain detection and decisions on stderr")
-	fs.StringVar(&f.log, "log", "", "write the decision log to this file instead (off: none)")
-	fs.Float64Var(&f.timeout, "timeout", 0, "the tool's timeout for this hook, in seconds (hookshim answers before it)")
+	fs.StringVar(&f.provider, "provider", "", "")
+	fs.StringVar(&f.event, "event", "", "")
+	fs.StringVar(&f.config, "config", "", "")
+	fs.BoolVar(&f.explain, "explain", false, "")
+	fs.StringVar(&f.log, "log", "", "")
+	fs.Float64Var(&f.timeout, "timeout", 0, "")
 	if err := fs.Parse(args); err != nil {
 		// Bad flags must not turn into a tool's "block" code: carry on with
 		// what was understood and answer in the tool's dialect.
@@ -73,7 +73,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 	}
 	if f.explain {
-		diag.WriteString(explain(rec))
+		diag.WriteString(rec.Explain())
 	} else if rec.NoConfig != "" && ans.Exit == 0 {
 		noConfigNotice(stderr, rec.NoConfig)
 	}

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,28 +49,4 @@ func (zeroes) Read(p []byte) (int, error) {
 		p[i] = 'a'
 	}
 	return len(p), nil
-}
-
-func TestExamplePolicyDestructive(t *testing.T) {
-	for cmd, want := range map[string]bool{
-		"rm -rf /":                          true,
-		"rm -rf ~":                          true,
-		"sudo rm -rf /":                     true,
-		"rm -fr /":                          true,
-		"rm -r -f /":                        true,
-		"cd /tmp && rm -rf /":               true,
-		"mkfs.ext4 /dev/sda1":               true,
-		"dd if=/dev/zero of=/dev/sda bs=1M": true,
-		":(){ :|:& };:":                     true,
-		"rm -rf ./build":                    false,
-		"rm -rf /tmp/x":                     false,
-		"ls -la /":                          false,
-		"npm test":                          false,
-		"echo 'rm -rf' is bad":              false,
-	} {
-		env := `{"data":{"tool_name":"shell","command":` + string(wire.Quote(cmd)) + `}}`
-		var out bytes.Buffer
-		require.Equal(t, 0, cmdExamplePolicy([]string{"deny-destructive"}, strings.NewReader(env), &out, io.Discard, nil))
-		require.Equalf(t, want, strings.Contains(out.String(), `"deny"`), "command %q", cmd)
-	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,9 +37,8 @@ func configArg(args []string) (string, error) {
 // trustArgs parses a trust command's flags and finds the config it is
 // about; code is -1 when the command should go on.
 func trustArgs(name string, args []string, stderr io.Writer) (path string, code int) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags(name)
+	if !parseFlags(fs, args, stderr) {
 		return "", 2
 	}
 	path, err := configArg(fs.Args())
@@ -119,17 +117,6 @@ func inside(root, cwd, path string) bool {
 	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// warnHandlers prints one warning, with its fix, per reason a handler of f
-// cannot start.
-func warnHandlers(f *config.File, stderr io.Writer) []config.Problem {
-	cwd, _ := os.Getwd()
-	problems := checkHandlers(f, cwd)
-	for _, p := range problems {
-		warningf(stderr, "%s", p)
-	}
-	return problems
 }
 
 func cmdDeny(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {

@@ -724,7 +724,7 @@ func quotedStrings(text string) []string {
 	return out
 }
 
-// quotedRE is compiled on first use (see destructive in internal/cli).
+// quotedRE is compiled on first use (see destructive in internal/simulate).
 var quotedRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
 })

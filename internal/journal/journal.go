@@ -10,8 +10,8 @@
 // cap (Keep generations are kept). Values that look like secrets, and the
 // fields a config marks, are redacted before a byte is written.
 //
-// The package knows nothing of the pipeline: the command line turns a
-// call's record into an Entry.
+// The package knows nothing of the pipeline: the pipeline turns a call's
+// record into an Entry.
 package journal
 
 import (

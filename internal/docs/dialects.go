@@ -1,4 +1,4 @@
-package cli
+package docs
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/dialect"
-	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
 )
@@ -67,32 +66,9 @@ func missingEvents(d, caller *provider.Provider) []string {
 		if s.Canonical == "" || slices.Contains(out, string(s.Canonical)) {
 			continue
 		}
-		if !hasEvent(d, s.Canonical) {
+		if !dialect.HasEvent(d, s.Canonical) {
 			out = append(out, string(s.Canonical))
 		}
 	}
 	return out
-}
-
-// hasEvent tells whether a handler written for dialect d has an event
-// for the canonical event name; a tool event is judged with a shell
-// tool.
-func hasEvent(d *provider.Provider, name event.Name) bool {
-	ev := &event.Event{Name: name}
-	if name.IsTool() {
-		ev.Tool = &event.Tool{Name: event.ToolShell}
-	}
-	return dialect.NativeEvent(d, ev) != ""
-}
-
-// orNone is items as code, comma separated, or a dash when there are none.
-func orNone(items []string) string {
-	if len(items) == 0 {
-		return "—"
-	}
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = "`" + s + "`"
-	}
-	return strings.Join(q, ", ")
 }

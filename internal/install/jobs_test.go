@@ -1,0 +1,125 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestIDs(t *testing.T) {
+	ids := IDs()
+	require.Contains(t, ids, "claude-code")
+	for _, id := range ids {
+		require.NotNil(t, provider.Lookup(id).Install, id)
+	}
+}
+
+func TestTargetFor(t *testing.T) {
+	claude := provider.Lookup("claude-code")
+	tg, err := TargetFor(claude, "")
+	require.NoError(t, err)
+	assert.Equal(t, provider.ScopeProject, tg.Scope, "project where the tool has project hooks")
+	tg, err = TargetFor(claude, "user")
+	require.NoError(t, err)
+	assert.Equal(t, provider.ScopeUser, tg.Scope)
+	for _, p := range provider.All {
+		if p.Install == nil || len(p.Install.Targets) != 1 {
+			continue
+		}
+		only := p.Install.Targets[0].Scope
+		other := provider.ScopeProject
+		if only == provider.ScopeProject {
+			other = provider.ScopeUser
+		}
+		_, err := TargetFor(p, string(other))
+		var se *ScopeError
+		require.ErrorAs(t, err, &se, p.ID)
+		assert.Equal(t, ScopeError{Scope: string(other), Other: string(only)}, *se)
+		assert.Equal(t, "no "+string(other)+"-level hook config", err.Error())
+		return
+	}
+	t.Fatal("no tool with a single scope")
+}
+
+// emptyEnv is a machine with a home and a project, both empty.
+func emptyEnv(t *testing.T) Env {
+	root := t.TempDir()
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	vars := map[string]string{"HOME": home}
+	return Env{Getenv: func(k string) string { return vars[k] }, Home: home, Project: proj, Now: time.Now}
+}
+
+// A tool whose folder is in the project is found; on an empty machine
+// nothing is.
+func TestFound(t *testing.T) {
+	env := emptyEnv(t)
+	require.Empty(t, Found(env))
+	require.NoError(t, os.MkdirAll(filepath.Join(env.Project, ".claude"), 0o755))
+	var ids []string
+	for _, p := range Found(env) {
+		ids = append(ids, p.ID)
+	}
+	require.Contains(t, ids, "claude-code")
+}
+
+// A job plans, applies and says where it wrote.
+func TestJob(t *testing.T) {
+	env := emptyEnv(t)
+	p := provider.Lookup("claude-code")
+	tg, err := TargetFor(p, "project")
+	require.NoError(t, err)
+	events, err := Events(p, nil)
+	require.NoError(t, err)
+	j := &Job{Provider: p, Target: tg, Events: events}
+	require.True(t, j.Ready())
+	j.Plan(env)
+	require.NoError(t, j.Err)
+	require.NotEmpty(t, j.Changes)
+	j.Apply(env)
+	require.NoError(t, j.Err)
+	require.Len(t, j.Applied, 1)
+	want, _ := env.Path(*tg)
+	assert.Equal(t, want, j.Path(env))
+	_, err = os.Stat(want)
+	require.NoError(t, err)
+	j.Plan(env)
+	assert.True(t, j.Reg.Current(), "planned again: nothing to change")
+	assert.False(t, (&Job{Provider: p}).Ready(), "no target")
+	assert.False(t, (&Job{Provider: p, Target: tg, Skip: "x"}).Ready())
+}
+
+// Of two tools where one runs the other's registrations, only one is
+// registered: the one whose file serves both (OneWay) always wins.
+func TestPickOnce(t *testing.T) {
+	env := emptyEnv(t)
+	for _, a := range provider.All {
+		if a.Install == nil {
+			continue
+		}
+		for _, b := range a.Install.AlsoRunBy {
+			if b.Install == nil {
+				continue
+			}
+			for _, scope := range []provider.Scope{provider.ScopeProject, provider.ScopeUser} {
+				ta, tb := Target(a, scope), Target(b, scope)
+				if ta == nil || tb == nil || a.Install.OneWay == nil || !slices.Contains(a.Install.OneWay, scope) {
+					continue
+				}
+				ja, jb := &Job{Provider: a, Target: ta}, &Job{Provider: b, Target: tb}
+				PickOnce(env, []*Job{jb, ja})
+				assert.Empty(t, ja.Skip, a.ID)
+				assert.Contains(t, jb.Skip, "hookshim goes into "+a.ID+" ", b.ID)
+				return
+			}
+		}
+	}
+	t.Skip("no one-way pair of tools in the registry")
+}
