@@ -130,6 +130,8 @@ func runsOutput(parent, child shellcmd.Command) string {
 		return "the output of " + show(child.Args) + " is run as a command"
 	case via == "<()" && (slices.Contains(interpreters, pname) || pname == "source" || pname == "."):
 		return show(parent.Args) + " runs a script read from a download"
+	case child.InArg > 0 && parent.Program == shellcmd.ProgramArg:
+		return show(parent.Args) + " runs code downloaded by " + show(child.Args)
 	case child.InArg > 0 && slices.Contains(interpreters, pname) && slices.Contains(codeFlags, parent.Args[child.InArg-1]):
 		return show(parent.Args) + " runs code downloaded by " + show(child.Args)
 	}

@@ -121,7 +121,7 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `cat img > /dev/sda`}, deny},
 		{Example{Tool: event.ToolShell, Text: `mv ~ /tmp/old-home`}, deny},
 		{Example{Tool: event.ToolShell, Text: `bomb(){ bomb|bomb & }; bomb`}, deny},
-		{Example{Tool: event.ToolShell, Text: `rm -rf / "unclosed`}, ask},       // unreadable
+		{Example{Tool: event.ToolShell, Text: `rm -rf / "unclosed`}, deny},      // read up to the problem
 		{Example{Tool: event.ToolShell, Text: `rm -rf ./build "unclosed`}, ask}, // unreadable
 		{Example{Tool: event.ToolShell, Text: `echo 'rm -rf /' && echo "rm -rf ~"`}, none},
 		{Example{Tool: event.ToolShell, Text: `echo '$(rm -rf /)'`}, none},
