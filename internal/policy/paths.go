@@ -182,7 +182,7 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil, "", true
 	}
-	cmds, err := shellcmd.Commands(ev.Tool.Command)
+	cmds, err := ev.Shell.Commands(ev.Tool.Command)
 	start := ev.Cwd
 	if start == "" {
 		start = ev.ProjectDir
