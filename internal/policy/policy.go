@@ -266,6 +266,18 @@ func (p *params) str(key string) string {
 	return v.Str
 }
 
+// boolean reads a true or false; absent is def.
+func (p *params) boolean(key string, def bool) bool {
+	v := p.get(key)
+	if !v.Exists() {
+		return def
+	}
+	if v.Type != gjson.True && v.Type != gjson.False {
+		p.fail(v.Index, fmt.Sprintf("%q must be true or false", key))
+	}
+	return v.Bool()
+}
+
 // unknown reports the first parameter no one read.
 func (p *params) unknown() error {
 	var err error
