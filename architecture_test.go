@@ -24,7 +24,7 @@ var layers = map[string][]string{
 	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/shellcmd"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event", "internal/policy", "internal/rule"},
+	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/shellcmd"},
 	"internal/extend":    {"internal/config", "internal/private"},
 	"internal/rule":      {"internal/event", "internal/shellcmd", "internal/private"},
 	"internal/trust":     {"internal/config", "internal/private"},

@@ -484,8 +484,9 @@ func blockDevice(p string) bool {
 }
 
 // forkBomb finds a shell function that calls itself twice through a pipe
-// in the background, as in :(){ :|:& };: — shellwords does not read
-// function definitions, so the text is searched with the blanks removed.
+// in the background, as in :(){ :|:& };: — the text is searched with the
+// blanks removed, so that the bomb is found also where it is quoted for a
+// shell the line starts.
 func forkBomb(line string) bool {
 	if !strings.Contains(line, "(") {
 		return false
