@@ -251,14 +251,15 @@ func FuzzCommands(f *testing.F) {
 		case <-time.After(3 * time.Second):
 			t.Fatalf("HANG %q", line)
 		}
-		for _, c := range cs {
-			for _, a := range c.Args {
-				if strings.ContainsAny(a, "\x00\x01\x02\x03\x04") {
-					t.Fatalf("marker left in %q", a)
-				}
+		for i, c := range cs {
+			if len(c.Dynamic) != len(c.Args) || len(c.Unset) != len(c.Args) {
+				t.Fatalf("command %d: %d args, %d dynamic, %d unset", i, len(c.Args), len(c.Dynamic), len(c.Unset))
 			}
-			if c.Parent >= len(cs) {
-				t.Fatalf("parent %d out of range", c.Parent)
+			if c.Parent >= i {
+				t.Fatalf("command %d: parent %d not before it", i, c.Parent)
+			}
+			if c.InArg >= 0 && (c.Parent < 0 || c.InArg >= len(cs[c.Parent].Args)) {
+				t.Fatalf("command %d: in arg %d of parent %d", i, c.InArg, c.Parent)
 			}
 		}
 	})
@@ -310,6 +311,9 @@ func TestDynamic(t *testing.T) {
 	assert.Equal(t, []bool{false, false, true, false, false, false, false, true, true}, c.Dynamic)
 	assert.Equal(t, "/", c.Unset[2])
 	assert.Equal(t, "/z", c.Unset[7])
+
+	c = first(t, `rm -rf "${X:-/}" "${Y:?}/"* ${Z:+a}/`)
+	assert.Equal(t, []string{"/", "${Y:?}/*", "/"}, c.Unset[2:])
 
 	c = first(t, `cat > "$OUT"`)
 	assert.Equal(t, []Redirect{{Op: ">", Target: "$OUT", Dynamic: true}}, c.Redirects)

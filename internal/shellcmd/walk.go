@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 
@@ -133,15 +134,28 @@ func (w *walker) program(src string, sc *scope, how string) {
 	c.src = src
 	sc = &c
 	walked := 0 // where the statements walked end
-	for s, err := range newParser().StmtsSeq(strings.NewReader(src)) {
-		if err != nil {
-			pe := parseError(err, sc.depth)
-			w.fail(pe)
-			w.salvage(src[walked:], pe.offset-walked, sc)
-			return
+	var failed *ParseError
+	defer func() {
+		// A fault of the parser's is this line's problem, not the call's.
+		if p := recover(); p != nil {
+			w.fail(&ParseError{Nested: sc.depth, Msg: fmt.Sprint("parser failed: ", p)})
 		}
-		w.stmt(s, sc)
-		walked = int(s.End().Offset())
+	}()
+	for s, err := range newParser().StmtsSeq(strings.NewReader(src)) {
+		// The loop runs to the iterator's end: StmtsSeq may go on after
+		// an error, and panics when its loop was left early.
+		switch {
+		case failed != nil:
+		case err != nil:
+			failed = parseError(err, sc.depth)
+		default:
+			w.stmt(s, sc)
+			walked = int(s.End().Offset())
+		}
+	}
+	if failed != nil {
+		w.fail(failed)
+		w.salvage(src[walked:], failed.offset-walked, sc)
 	}
 }
 
@@ -470,6 +484,22 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			r.both("$HOME")
 		case simpleParam(x):
 			r.runtime("$" + x.Param.Value)
+		case x.Exp != nil && x.Param != nil && x.Index == nil && !x.Excl && !x.Length:
+			// ${X:-word} reads word when X is empty, ${X:?} never is.
+			r.text.WriteString(r.slice(x))
+			r.dyn = true
+			switch x.Exp.Op {
+			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+				if x.Exp.Word != nil {
+					in := renderer{src: r.src}
+					for _, q := range x.Exp.Word.Parts {
+						in.part(q, quoted)
+					}
+					r.unset.WriteString(in.unset.String())
+				}
+			case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+				r.unset.WriteString(r.slice(x)) // not empty: the shell stops first
+			}
 		default:
 			r.runtime(r.slice(x))
 		}
