@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 var destructiveShell = &spec{
@@ -17,6 +18,7 @@ var destructiveShell = &spec{
 		Summary: "deny shell commands that destroy the machine or the user's data outside the project",
 		Events:  toolEvents,
 		Catches: "recursive deletes (`rm -r`, long options abbreviated too: `rm --rec`; `find -delete`, `find -exec rm`/`-execdir`/`unlink`), " +
+			"`find -delete` and `find -exec rm` anywhere outside the project but the temp folders and the home folder's caches (`find ~/Downloads -name '*.tmp' -delete`), " +
 			"recursive `chmod`/`chown`/`chgrp` and `mv` of `/`, `/*`, the home folder (`~`, `$HOME`, `~/*`, a folder right in it such as `~/Documents`), " +
 			"system folders and the folders right in them (`/etc`, `/usr`, `/usr/lib`, `/var`, `/boot`, `/lib`, `/home`, `/Users`, …), " +
 			"a folder that holds the project (`rm -rf ..`), and globs or brace expansions that reach any of them (`/*/*`, `/u*`, `/usr/l*`, `/{usr,etc}`), " +
@@ -238,7 +240,10 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 			}
 		}
 		if deletes {
-			return danger(r.cwd, roots)
+			if f := danger(r.cwd, roots); f != "" {
+				return f
+			}
+			return deletesOutside(c, r.cwd, roots, project, allow)
 		}
 	case name == "dd":
 		for _, a := range args[1:] {
@@ -270,6 +275,40 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 	}
 	return ""
 }
+
+// deletesOutside says which starting point of a find that deletes what
+// it finds lies outside the project: anywhere but the project, the temp
+// folders and the home folder's caches, a find -delete is a recursive
+// delete of someone else's files.
+func deletesOutside(c shellcmd.Command, cwd string, roots []int, project string, allow globs) string {
+	if project == "" || cwd == "" {
+		return ""
+	}
+	for _, i := range roots {
+		t := "."
+		if i >= 0 {
+			if c.Dynamic[i] {
+				continue
+			}
+			t = c.Args[i]
+		}
+		p := expand(t, cwd)
+		if allow.match(p) || temp().match(p) || under(p, clean(project)) {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(p, home+"/"); ok {
+			first, _, _ := strings.Cut(rest, "/")
+			if slices.Contains(homeSpare, first) {
+				continue
+			}
+		}
+		return show(c.Args) + " would delete files outside the project, in " + p
+	}
+	return ""
+}
+
+// temp matches the temp folders.
+var temp = sync.OnceValue(func() globs { return compileGlobs(tempDirs()) })
 
 // operandIndexes are the indexes in args of the operands (args[0] is the
 // program): the words that are not options, and all words after "--".
