@@ -108,11 +108,11 @@ func (c *call) matches(h *config.Hook) bool {
 
 // runJobs runs the matched hooks and returns their results in order. The
 // built-in policies ("use") and rules are evaluated here, one after the
-// other on this goroutine: they share the reading of the command line and take
-// microseconds each, less than the goroutines, timers and signal watch the
-// runner sets up for handlers that may take seconds (measured in a fresh
-// process: seven policies cost ~40 µs evaluated here, ~250 µs as jobs).
-// The others run as jobs.
+// other, each under the call's deadline (evalInline): they share the
+// reading of the command line and take microseconds each, less than the
+// process groups, pipes and signal watch the runner sets up for handlers
+// that may take seconds (measured in a fresh process: seven policies cost
+// ~40 µs evaluated here, ~250 µs as jobs). The others run as jobs.
 func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	results := make([]run.Result, len(hooks))
 	var rest []*config.Hook
