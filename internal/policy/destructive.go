@@ -62,7 +62,7 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "trap 'rm -rf /' EXIT"},
 			{Tool: event.ToolShell, Text: "echo 'rm -rf ~' | bash"},
 			{Tool: event.ToolShell, Text: "busybox rm -rf /"},
-			{Tool: event.ToolShell, Text: "rm -rf *", Cwd: "/home/u", Notes: "the agent started in the home folder"},
+			{Tool: event.ToolShell, Text: "rm -rf ~/D*"},
 		},
 		Allowed: []Example{
 			{Tool: event.ToolShell, Text: "rm -rf ./build"},
