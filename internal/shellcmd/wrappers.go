@@ -477,9 +477,10 @@ func (w *walker) env(cl *call, args []arg) ([]arg, bool) {
 
 // splitWords reads a string as the words of one simple command.
 func (w *walker) splitWords(sc *scope, s arg) ([]arg, bool) {
-	if s.dyn {
+	if s.dyn || len(s.text) > w.budget {
 		return nil, false
 	}
+	w.budget -= len(s.text) // env -S inside env -S: counted as nested programs are
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s.text), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, false
