@@ -35,6 +35,7 @@ var destructiveShell = &spec{
 		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`, `xargs rm -rf`), " +
 			"deletes of single files or of folders deeper than one level under a system folder (`/usr/local/lib/x`) or the home folder " +
 			"(`~/src/old`), destruction through other programs (`python -c 'shutil.rmtree(\"/\")'`, `git clean` outside the project), " +
+			"loop and other variables set in the line (`for d in /usr; do rm -rf $d; done`), a program named by a substitution (`\"$(which rm)\" -rf /`), " +
 			"programs known only at run time (`eval \"$X\"`, `bash -c \"$(…)\"`, `bash < script.sh`) and what a script run by the command does.",
 		Params: []Param{{"allow_paths", "array of globs", "paths never reported, e.g. `[\"/var/tmp/**\", \"~/scratch\"]`; `**` spans folders"}},
 		Denied: []Example{
