@@ -21,10 +21,10 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote", "internal/journal"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote", "internal/journal", "internal/shellcmd"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
-	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall"},
+	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall", "internal/shellcmd"},
 	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private"},
@@ -41,7 +41,7 @@ var layers = map[string][]string{
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
-	"internal/event":     {"internal/wire"},
+	"internal/event":     {"internal/wire", "internal/shellcmd"},
 	"internal/decision":  {},
 	"internal/wire":      {},
 	"internal/shellcmd":  {},

@@ -2,41 +2,24 @@ package config
 
 import (
 	"slices"
-	"strings"
 
-	"github.com/mattn/go-shellwords"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 // SimpleCommands calls fn with the words of each simple command of a shell
-// line, in order: the line is cut at ; & && || | and after a redirection's
-// file name. It stops at syntax shellwords does not follow (subshells,
-// here-documents...), which is the shell's business. Both the handler check
-// and the trust pins read commands through it, so that they agree on what
-// a command line names.
+// line, in order, as internal/shellcmd reads it: commands after ; & && ||
+// | and newlines, inside subshells, blocks, functions, $(…), sh -c '…' and
+// the wrappers it unwraps (sudo, env, nice, …) are each one command; words
+// are quote-removed, variables kept as written ($HOME, $CLAUDE_PROJECT_DIR).
+// At a syntax error it stops, after the commands read before it. Both the
+// handler check and the trust pins read commands through it, so that they
+// agree with the policies on what a command line names.
 func SimpleCommands(line string, fn func(words []string)) {
-	command := true // the next words start a simple command
-	for rest := line; strings.TrimSpace(rest) != ""; {
-		p := shellwords.NewParser()
-		words, err := p.Parse(rest)
-		if err != nil {
-			return
+	cmds, _ := shellcmd.Commands(line)
+	for _, c := range cmds {
+		if len(c.Args) > 0 {
+			fn(c.Args)
 		}
-		if command {
-			fn(words)
-		}
-		if p.Position < 0 {
-			return
-		}
-		rest = string([]rune(rest)[p.Position:]) // Position counts runes
-		after := strings.TrimLeft(strings.TrimLeft(rest, "0123456789"), ";&|<>")
-		op := rest[:len(rest)-len(after)]
-		if op == "" {
-			return
-		}
-		rest = after
-		// After a redirection comes a file name, then more of the same
-		// command; after ; & && || | a new command.
-		command = !strings.ContainsAny(op, "<>")
 	}
 }
 

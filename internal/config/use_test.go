@@ -44,7 +44,7 @@ func TestUseErrors(t *testing.T) {
 		`{"event": "before_tool_execute", "use": "hookshim/rm"}`:                            `x.json:2:41: unknown policy "hookshim/rm" (built in: hookshim/destructive-shell, hookshim/protected-branches`,
 		`{"event": "before_tool_execute", "use": 3}`:                                        `x.json:2:41: "use" must be the name of a built-in policy`,
 		`{"event": "before_tool_execute", "use": "hookshim/destructive-shell", "with": 1}`:  `x.json:2:79: "with" must be an object of parameters for hookshim/destructive-shell`,
-		"{\"use\": \"hookshim/protected-branches\",\n  \"with\": {\"branch\": [\"main\"]}}": `x.json:3:12: hookshim/protected-branches: unknown parameter "branch" (known: decision, branches)`,
+		"{\"use\": \"hookshim/protected-branches\",\n  \"with\": {\"branch\": [\"main\"]}}": `x.json:3:12: hookshim/protected-branches: unknown parameter "branch" (known: decision, unsure, branches)`,
 		"{\"use\": \"hookshim/protected-branches\",\n  \"with\": {\"branches\": \"main\"}}": `x.json:3:24: hookshim/protected-branches: "branches" must be an array of strings`,
 		`{"event": "before_prompt", "use": "hookshim/destructive-shell"}`:                   `x.json:2:11: hookshim/destructive-shell reads before_tool_execute and permission_request events, not before_prompt`,
 		`{"event": "before_tool_execute", "with": {}}`:                                      `x.json:2:42: "with" gives the parameters of a built-in policy: name it with "use"`,

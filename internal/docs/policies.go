@@ -35,10 +35,8 @@ func eventList(i policy.Info, quote string) string {
 	return strings.Join(s, ", ")
 }
 
-// params are a policy's parameters, the common "decision" first.
-func params(i policy.Info) []policy.Param {
-	return append([]policy.Param{policy.DecisionParam}, i.Params...)
-}
+// params are a policy's parameters, the common ones first.
+func params(i policy.Info) []policy.Param { return policy.Params(i) }
 
 func exampleEntry(i policy.Info) string {
 	e := `{"name": "` + strings.TrimPrefix(i.Name, "hookshim/") + `", "event": "` + string(i.Events[0]) + `", "use": "` + i.Name + `"`

@@ -9,6 +9,7 @@ package event
 import (
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/shellcmd"
 	"github.com/hookshim/hookshim/internal/wire"
 )
 
@@ -173,6 +174,10 @@ type Event struct {
 	Prompt         *string // before_prompt: the prompt text, even when sent as content parts
 	Fields         []Field // other per-event fields, in a stable order
 	Raw            []byte  // the native payload, untouched
+
+	// Shell reads Tool.Command for the built-in policies and rules of
+	// this call, once for all of them; nil reads it afresh each time.
+	Shell *shellcmd.Reader
 }
 
 // Set records an extra field; value must be valid JSON.

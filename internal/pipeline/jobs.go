@@ -11,6 +11,7 @@ import (
 	"github.com/hookshim/hookshim/internal/dialect"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 // jobs says, for each matched handler that runs as a job, what it is
@@ -107,24 +108,27 @@ func (c *call) matches(h *config.Hook) bool {
 
 // runJobs runs the matched hooks and returns their results in order. The
 // built-in policies ("use") and rules are evaluated here, one after the
-// other on this goroutine: they share the reading of the command line and take
-// microseconds each, less than the goroutines, timers and signal watch the
-// runner sets up for handlers that may take seconds (measured in a fresh
-// process: seven policies cost ~40 µs evaluated here, ~250 µs as jobs).
-// The others run as jobs.
+// other, each under the call's deadline (evalInline): they share the
+// reading of the command line and take microseconds each, less than the
+// process groups, pipes and signal watch the runner sets up for handlers
+// that may take seconds (measured in a fresh process: seven policies cost
+// ~40 µs evaluated here, ~250 µs as jobs). The others run as jobs.
 func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	results := make([]run.Result, len(hooks))
 	var rest []*config.Hook
 	var at []int
+	if c.ev.Shell == nil {
+		c.ev.Shell = &shellcmd.Reader{} // the command line is read once for all
+	}
 	env := c.ruleEnv()
 	for i, h := range hooks {
 		switch h.Type {
 		case "use":
-			results[i] = evalInline(h, "failed: ", func() (decision.Output, error) { return h.Policy.Eval(c.ev), nil })
+			results[i] = evalInline(h, "failed: ", r.Deadline, func() (decision.Output, error) { return h.Policy.Eval(c.ev), nil })
 			continue
 		case "rule":
 			eval := ruleEval(h, env)
-			results[i] = evalInline(h, "rule failed: ", func() (decision.Output, error) { return eval(context.Background()) })
+			results[i] = evalInline(h, "rule failed: ", r.Deadline, func() (decision.Output, error) { return eval(context.Background()) })
 			continue
 		}
 		rest = append(rest, h)
@@ -138,17 +142,48 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	return results
 }
 
-// evalInline answers for a hook evaluated on this goroutine, a built-in
-// policy or a rule: its time, and its failure (an error, or a panic),
-// prefixed with failed, as that hook's, not the call's.
-func evalInline(h *config.Hook, failed string, eval func() (decision.Output, error)) (res run.Result) {
-	res = run.Result{Hook: h, Exit: -1}
+// evalInline answers for a hook evaluated in-process, a built-in policy or
+// a rule: its time, and its failure (an error, or a panic), prefixed with
+// failed, as that hook's, not the call's. One that has not answered by the
+// call's deadline (zero: none) has timed out, as a handler would: its late
+// answer is not read, and its "timeout_action" and the config's on_error
+// say what that answers.
+func evalInline(h *config.Hook, failed string, deadline time.Time, eval func() (decision.Output, error)) run.Result {
 	start := time.Now()
+	if deadline.IsZero() {
+		res := evalNow(h, failed, eval)
+		res.Duration = time.Since(start)
+		return res
+	}
+	limit := time.Until(deadline)
+	done := make(chan run.Result, 1)
+	go func() { done <- evalNow(h, failed, eval) }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		res.Duration = time.Since(start)
+		return res
+	case <-timer.C:
+	}
+	res := run.Result{Hook: h, Exit: -1, TimedOut: true, Duration: time.Since(start)}
+	if h.Blocking && h.TimeoutAction == "block" {
+		res.Output = decision.Output{Handler: h.Name, Decision: decision.Deny,
+			Reason: fmt.Sprintf("%s did not answer before the tool's deadline", h.Name)}
+		return res
+	}
+	res.Err = &run.Error{Kind: run.TimedOut, Msg: fmt.Sprintf("did not answer within the %s left before the tool's deadline", limit.Round(time.Millisecond)),
+		Hint: "the tool's own hook timeout cut it short: raise the tool's timeout for hookshim, or give it a shorter command line"}
+	return res
+}
+
+// evalNow evaluates a hook on this goroutine; a panic is its failure.
+func evalNow(h *config.Hook, failed string, eval func() (decision.Output, error)) (res run.Result) {
+	res = run.Result{Hook: h, Exit: -1}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Output, res.Err = decision.Output{}, &run.Error{Kind: run.Failed, Msg: fmt.Sprintf("%s%v", failed, p)}
 		}
-		res.Duration = time.Since(start)
 	}()
 	out, err := eval()
 	if err != nil {

@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/shellcmd"
@@ -13,18 +17,26 @@ var destructiveShell = &spec{
 		Name:    "hookshim/destructive-shell",
 		Summary: "deny shell commands that destroy the machine or the user's data outside the project",
 		Events:  toolEvents,
-		Catches: "recursive deletes (`rm -r`, `find -delete`, `find -exec rm`), recursive `chmod`/`chown`/`chgrp` and `mv` " +
-			"of `/`, `/*`, the home folder (`~`, `$HOME`, `~/*`, a folder right in it such as `~/Documents`), " +
+		Catches: "recursive deletes (`rm -r`, long options abbreviated too: `rm --rec`; `find -delete`, `find -exec rm`/`-execdir`/`unlink`), " +
+			"`find -delete` and `find -exec rm` anywhere outside the project but the temp folders and the home folder's caches (`find ~/Downloads -name '*.tmp' -delete`), " +
+			"recursive `chmod`/`chown`/`chgrp` and `mv` of `/`, `/*`, the home folder (`~`, `$HOME`, `~/*`, a folder right in it such as `~/Documents`), " +
 			"system folders and the folders right in them (`/etc`, `/usr`, `/usr/lib`, `/var`, `/boot`, `/lib`, `/home`, `/Users`, …), " +
-			"also when the path is reached with `..` or after `cd`; `rm --no-preserve-root`; writes to block devices " +
-			"(`dd of=/dev/sda`, `> /dev/nvme0n1`, `shred`, `wipefs`, partitioning tools); `mkfs`, `mke2fs`, `newfs`, " +
-			"`diskutil eraseDisk`; shell fork bombs. Wrapped commands count: `a && …`, `bash -c '…'`, `sudo …`, " +
-			"`env`, `xargs`, `$(…)`, `eval`, subshells. A line that cannot be read to its end and mentions " +
-			"`rm`, `dd`, `mkfs`, `chmod` or `chown` is answered with ask.",
-		Misses: "deletes whose target is only known when the command runs (`rm -rf \"$DIR\"/`, `xargs rm -rf`, `find \"$X\" -delete`), " +
+			"a folder that holds the project (`rm -rf ..`), and globs or brace expansions that reach any of them (`/*/*`, `/u*`, `/usr/l*`, `/{usr,etc}`), " +
+			"also when the path is reached with `..`, after `cd` (as the shell scopes it: not after `(cd /tmp)`), with `env -C` or `sudo -D`; " +
+			"with the agent started in the home folder, `rm -rf *` there (the project folder is spared only when it is not the home folder, the root or a system folder); " +
+			"`rm --no-preserve-root`; writes to block devices (`dd of=/dev/sda`, `> /dev/nvme0n1`, `shred`, `wipefs`, partitioning tools); " +
+			"`mkfs`, `mke2fs`, `newfs`, `diskutil eraseDisk`; shell fork bombs. The line is parsed as bash parses it: lists, pipelines, " +
+			"subshells, blocks, function bodies, `if`/`case`/loops, `$(…)`, backticks, `$(( ))`, `<(…)`, `coproc`, `trap '…'`, `eval`, " +
+			"`$'\\x72\\x6d'` and `{rm,-rf,/}` as command names, and the wrappers `sudo`, `doas`, `su -c`, `env`, `nice`, `timeout`, `xargs`, " +
+			"`parallel`, `busybox`, `watch`, `flock`, `find -exec` and others; programs given to a shell (`bash -c '…'`) or fed to one " +
+			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too. A delete whose target is known only at run time answers unsure (ask) " +
+			"when, with its variables empty, it would reach one of these (`rm -rf \"$DIR\"/`, `rm -rf ~/$X`), and so does " +
+			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`); so does a line that cannot be read to its end.",
+		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`, `xargs rm -rf`), " +
 			"deletes of single files or of folders deeper than one level under a system folder (`/usr/local/lib/x`) or the home folder " +
 			"(`~/src/old`), destruction through other programs (`python -c 'shutil.rmtree(\"/\")'`, `git clean` outside the project), " +
-			"and what a script run by the command does.",
+			"loop and other variables set in the line (`for d in /usr; do rm -rf $d; done`), a program named by a substitution (`\"$(which rm)\" -rf /`), " +
+			"programs known only at run time (`eval \"$X\"`, `bash -c \"$(…)\"`, `bash < script.sh`) and what a script run by the command does.",
 		Params: []Param{{"allow_paths", "array of globs", "paths never reported, e.g. `[\"/var/tmp/**\", \"~/scratch\"]`; `**` spans folders"}},
 		Denied: []Example{
 			{Tool: event.ToolShell, Text: "rm -rf /"},
@@ -41,6 +53,17 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "chmod -R 777 /"},
 			{Tool: event.ToolShell, Text: "sudo chown -R me /etc"},
 			{Tool: event.ToolShell, Text: "echo $(rm -rf ~/Documents)"},
+			{Tool: event.ToolShell, Text: "rm -rf /*/*"},
+			{Tool: event.ToolShell, Text: "rm -rf /{usr,etc}"},
+			{Tool: event.ToolShell, Text: "rm --rec --no-pres /"},
+			{Tool: event.ToolShell, Text: "find -L / -delete"},
+			{Tool: event.ToolShell, Text: "env -C / rm -rf *"},
+			{Tool: event.ToolShell, Text: `$'\x72\x6d' -rf /`},
+			{Tool: event.ToolShell, Text: "f() { :; }; rm -rf /"},
+			{Tool: event.ToolShell, Text: "trap 'rm -rf /' EXIT"},
+			{Tool: event.ToolShell, Text: "echo 'rm -rf ~' | bash"},
+			{Tool: event.ToolShell, Text: "busybox rm -rf /"},
+			{Tool: event.ToolShell, Text: "rm -rf ~/D*"},
 		},
 		Allowed: []Example{
 			{Tool: event.ToolShell, Text: "rm -rf ./build"},
@@ -54,6 +77,9 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "rm -rf ~/.cache/pip"},
 			{Tool: event.ToolShell, Text: "dd if=disk.img of=backup.img"},
 			{Tool: event.ToolShell, Text: "chmod -R 755 ./scripts"},
+			{Tool: event.ToolShell, Text: "(cd /tmp); rm -rf child"},
+			{Tool: event.ToolShell, Text: `rm -rf "$BUILD_DIR"`},
+			{Tool: event.ToolShell, Text: "find . -name '*.pyc' -delete"},
 			{Tool: event.ToolShell, Text: "rm -rf /var/tmp/x", With: `{"allow_paths": ["/var/tmp/**"]}`},
 		},
 	},
@@ -83,33 +109,96 @@ func destructive(ev *event.Event, allow globs) string {
 	if forkBomb(ev.Tool.Command) {
 		return "a fork bomb exhausts the machine's processes"
 	}
-	runs, line, complete := shellOf(ev)
-	for _, r := range runs {
-		if f := destroys(r.cmd, r.cwd, ev.ProjectDir, allow); f != "" {
+	runs, _, _ := shellOf(ev)
+	project := ev.ProjectDir
+	if project == "" {
+		project = ev.Cwd
+	}
+	var doubt string
+	for i := range runs {
+		f := destroys(i, runs, project, allow)
+		if f == "" {
+			continue
+		}
+		if !strings.HasPrefix(f, unsure) {
 			return f
 		}
-	}
-	if !complete {
-		for _, w := range []string{"rm ", "dd ", "mkfs", "chmod ", "chown "} {
-			if strings.Contains(line, w) {
-				return unsure + "this command line could not be read to its end and it runs " + strings.TrimSpace(w) + "; check it by hand"
-			}
+		if doubt == "" {
+			doubt = f
 		}
 	}
-	return ""
+	return doubt
 }
 
-// destroys says what a simple command would destroy, or "".
-func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
+// Long options of the programs read here, for longOption.
+var (
+	rmLongs    = []string{"force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"}
+	chmodLongs = []string{"changes", "silent", "quiet", "verbose", "dereference", "no-dereference", "from", "no-preserve-root", "preserve-root", "reference", "recursive", "help", "version"}
+)
+
+// recursive reports whether args (after the program) ask for recursion,
+// and whether --no-preserve-root is among them; long options may be
+// abbreviated as getopt_long allows.
+func recursive(args, longs []string) (rec, noPreserve bool) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name, _ := longOption(a, longs)
+			rec = rec || name == "recursive"
+			noPreserve = noPreserve || name == "no-preserve-root"
+		case len(a) > 1 && a[0] == '-':
+			rec = rec || strings.ContainsAny(a[1:], "rR")
+		}
+	}
+	return rec, noPreserve
+}
+
+// destroys says what a simple command would destroy, or "", or an unsure
+// finding when what it deletes is known only at run time and could be
+// vital.
+func destroys(at int, runs []shellRun, project string, allow globs) string {
+	r := runs[at]
+	c := r.cmd
 	name := c.Name()
 	args := c.Args
 	if len(args) == 0 {
 		return ""
 	}
-	short, long := flags(args[1:])
-	recursive := strings.ContainsAny(short, "rR") || slices.Contains(long, "recursive")
-	danger := func(targets []string) string {
-		for _, t := range targets {
+	danger := func(cwd string, idx []int) string {
+		for _, i := range idx {
+			if i < 0 { // find's default starting point
+				if cwd != "" {
+					if why := vital(expand(".", cwd), project); why != "" && !allow.match(expand(".", cwd)) {
+						return show(args) + " would " + verb(name) + " " + why
+					}
+				}
+				continue
+			}
+			t := args[i]
+			if c.Dynamic[i] {
+				// Known only at run time: unsure if, with its expansions
+				// empty, it names a vital folder (`"$DIR"/`, `~/$X`).
+				u := c.Unset[i]
+				if u == "" || cwd == "" && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "~") && !strings.HasPrefix(u, "$HOME") {
+					continue
+				}
+				if p := expand(u, cwd); !allow.match(p) {
+					if why := vital(p, project); why != "" {
+						return unsure + show(args) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
+					}
+				}
+				continue
+			}
+			if cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
+				// The folder is known only at run time.
+				if t == "*" || t == "." || t == ".*" || t == ".." || strings.HasPrefix(t, "../") {
+					return unsure + show(args) + " runs in a folder known only at run time; check it by hand"
+				}
+				continue
+			}
 			p := expand(t, cwd)
 			if allow.match(p) {
 				continue
@@ -120,41 +209,42 @@ func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
 		}
 		return ""
 	}
+	ops := operandIndexes(args)
 	switch {
 	case name == "rm":
-		if slices.Contains(long, "no-preserve-root") {
+		rec, noPreserve := recursive(args[1:], rmLongs)
+		if noPreserve {
 			return show(args) + " deletes from the root folder"
 		}
-		if recursive {
-			return danger(operands(args[1:]))
+		if rec {
+			return danger(r.cwd, ops)
 		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
-		if recursive {
-			ops := operands(args[1:])
-			if len(ops) > 1 {
-				return danger(ops[1:]) // the mode or owner comes first
-			}
+		if rec, _ := recursive(args[1:], chmodLongs); rec && len(ops) > 1 {
+			return danger(r.cwd, ops[1:]) // the mode or owner comes first
 		}
 	case name == "mv":
-		ops := operands(args[1:])
 		if len(ops) > 1 {
-			return danger(ops[:len(ops)-1])
+			return danger(r.cwd, ops[:len(ops)-1])
 		}
 	case name == "find":
-		var roots []string
-		for _, a := range args[1:] {
-			if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
-				break
+		roots := findRoots(args)
+		deletes := slices.Contains(args, "-delete")
+		for _, o := range runs {
+			// What find -exec runs on each file found: a delete there
+			// deletes the whole tree.
+			if o.cmd.Parent == at && len(o.cmd.Via) > 0 && o.cmd.Via[len(o.cmd.Via)-1] == "find -exec" {
+				switch o.cmd.Name() {
+				case "rm", "rmdir", "unlink", "shred":
+					deletes = true
+				}
 			}
-			roots = append(roots, a)
 		}
-		if len(roots) == 0 {
-			roots = []string{"."}
-		}
-		for i, a := range args {
-			if a == "-delete" || (a == "-exec" || a == "-execdir") && i+1 < len(args) && baseName(args[i+1]) == "rm" {
-				return danger(roots)
+		if deletes {
+			if f := danger(r.cwd, roots); f != "" {
+				return f
 			}
+			return deletesOutside(c, r.cwd, roots, project, allow)
 		}
 	case name == "dd":
 		for _, a := range args[1:] {
@@ -173,18 +263,104 @@ func destroys(c shellcmd.Command, cwd, project string, allow globs) string {
 		}
 	case name == "shred" || name == "wipefs" || name == "blkdiscard" || name == "fdisk" || name == "sfdisk" ||
 		name == "parted" || name == "gdisk" || name == "sgdisk" || name == "cfdisk":
-		for _, a := range operands(args[1:]) {
-			if blockDevice(a) {
-				return show(args) + " overwrites the disk " + a
+		for _, i := range ops {
+			if blockDevice(args[i]) {
+				return show(args) + " overwrites the disk " + args[i]
 			}
 		}
 	}
-	for _, r := range c.Redirects {
-		if strings.Contains(r.Op, ">") && blockDevice(r.Target) {
-			return show(args) + " > " + r.Target + " overwrites the disk"
+	for _, rd := range c.Redirects {
+		if strings.Contains(rd.Op, ">") && blockDevice(rd.Target) {
+			return show(args) + " > " + rd.Target + " overwrites the disk"
 		}
 	}
 	return ""
+}
+
+// deletesOutside says which starting point of a find that deletes what
+// it finds lies outside the project: anywhere but the project, the temp
+// folders and the home folder's caches, a find -delete is a recursive
+// delete of someone else's files.
+func deletesOutside(c shellcmd.Command, cwd string, roots []int, project string, allow globs) string {
+	if project == "" || cwd == "" {
+		return ""
+	}
+	for _, i := range roots {
+		t := "."
+		if i >= 0 {
+			if c.Dynamic[i] {
+				continue
+			}
+			t = c.Args[i]
+		}
+		p := expand(t, cwd)
+		if allow.match(p) || temp().match(p) || under(p, clean(project)) {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(p, home+"/"); ok {
+			first, _, _ := strings.Cut(rest, "/")
+			if slices.Contains(homeSpare, first) {
+				continue
+			}
+		}
+		return show(c.Args) + " would delete files outside the project, in " + p
+	}
+	return ""
+}
+
+// temp matches the temp folders.
+var temp = sync.OnceValue(func() globs { return compileGlobs(tempDirs()) })
+
+// operandIndexes are the indexes in args of the operands (args[0] is the
+// program): the words that are not options, and all words after "--".
+func operandIndexes(args []string) []int {
+	var out []int
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			for j := i + 1; j < len(args); j++ {
+				out = append(out, j)
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// findRoots are the indexes of the starting points of a find: after its
+// options -H, -L, -P, -D debugopts, -Olevel, up to the first expression.
+func findRoots(args []string) []int {
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O"):
+			i++
+			continue
+		case a == "-D":
+			i += 2
+			continue
+		case a == "--":
+			i++
+		}
+		break
+	}
+	var roots []int
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "!" || a == "(" {
+			break
+		}
+		roots = append(roots, i)
+	}
+	if len(roots) == 0 {
+		return []int{-1} // "."
+	}
+	return roots
 }
 
 func verb(name string) string {
@@ -197,16 +373,40 @@ func verb(name string) string {
 	return "change the permissions of"
 }
 
-// vital says why deleting p breaks the machine or loses the user's data,
-// or "" when it does not. p is expanded; the project folder is never vital.
-func vital(p, project string) string {
-	if project != "" && project != "/" && project != home && under(p, clean(project)) {
+// userHome is the home folder of the user hookshim runs as, where the
+// environment says it; paths are compared in slash form.
+var userHome = sync.OnceValue(func() string {
+	h, err := os.UserHomeDir()
+	if err != nil || h == "" {
 		return ""
 	}
-	dir, file := path2(p)
-	glob := file == "*" || file == ".*"
-	if glob {
+	return clean(filepath.ToSlash(h))
+})
+
+// vital says why deleting p breaks the machine or loses the user's data,
+// or "" when it does not. p is expanded. The project folder is spared,
+// unless it is the root, a system folder or a home folder: the exemption
+// never covers the home folder or what holds the project, however the
+// project is named.
+func vital(p, project string) string {
+	if project = clean(project); spared(project) && under(p, project) {
+		return ""
+	}
+	if strings.ContainsAny(p, "*?[") {
+		if why := globVital(p); why != "" {
+			return why
+		}
+	}
+	if dir, file := path2(p); file == "*" || file == ".*" {
 		p = dir
+	}
+	if h := userHome(); h != "" && h != "/" {
+		switch rest, in := strings.CutPrefix(p, h+"/"); {
+		case p == h:
+			return "your home folder"
+		case in && !strings.Contains(rest, "/") && !slices.Contains(homeSpare, rest):
+			return p + ", a folder of your home folder"
+		}
 	}
 	switch {
 	case p == "/" || p == "":
@@ -222,6 +422,8 @@ func vital(p, project string) string {
 		if !strings.Contains(rest, "/") && !slices.Contains(homeSpare, rest) {
 			return p + ", a folder of your home folder"
 		}
+	case project != "" && strings.HasPrefix(p, "/") && p != project && under(project, p):
+		return p + ", a folder that holds the project"
 	}
 	for _, d := range systemDirs {
 		if p == d {
@@ -229,6 +431,60 @@ func vital(p, project string) string {
 		}
 		if rest, ok := strings.CutPrefix(p, d+"/"); ok && !strings.Contains(rest, "/") {
 			return "the system folder " + p
+		}
+	}
+	return ""
+}
+
+// spared reports whether the project folder's exemption applies: not to
+// the root, a system folder or a home folder.
+func spared(project string) bool {
+	switch {
+	case project == "" || project == "/" || project == home || project == userHome() || slices.Contains(systemDirs, project):
+		return false
+	case project == "/root":
+		return false
+	}
+	for _, homes := range []string{"/home/", "/Users/", "/var/home/"} {
+		if rest, ok := strings.CutPrefix(project, homes); ok && !strings.Contains(rest, "/") {
+			return false
+		}
+	}
+	return true
+}
+
+// globVital says why a glob reaches a vital folder: its literal start is
+// the root, the home folder or a system folder, and what follows matches
+// a system folder, a folder right in one or in the home folder, or
+// everything under them (`/*/*`, `/u*`, `/usr/l*`, `~/D*`, `/usr/*/*`).
+func globVital(p string) string {
+	parts := strings.Split(p, "/")
+	lit := 0
+	for lit < len(parts) && !strings.ContainsAny(parts[lit], "*?[") {
+		lit++
+	}
+	prefix, after := strings.Join(parts[:lit], "/"), parts[lit:]
+	allPatterns := !slices.ContainsFunc(after, func(s string) bool { return !strings.ContainsAny(s, "*?[") })
+	switch {
+	case prefix == "": // /PATTERN…
+		if after[0] == "*" || after[0] == ".*" && len(after) == 1 {
+			return "the root folder"
+		}
+		if len(after) > 2 && !allPatterns {
+			return ""
+		}
+		for _, d := range systemDirs {
+			if ok, _ := path.Match(after[0], d[1:]); ok {
+				return "the system folders " + p + " matches (" + d + ")"
+			}
+		}
+	case prefix == home || prefix == userHome() && prefix != "":
+		if (len(after) == 1 || allPatterns) && after[0] != ".*" {
+			return p + ", folders of your home folder"
+		}
+	case slices.Contains(systemDirs, prefix):
+		if len(after) == 1 || allPatterns {
+			return "the system folders " + p + " matches"
 		}
 	}
 	return ""
@@ -268,8 +524,9 @@ func blockDevice(p string) bool {
 }
 
 // forkBomb finds a shell function that calls itself twice through a pipe
-// in the background, as in :(){ :|:& };: — shellwords does not read
-// function definitions, so the text is searched with the blanks removed.
+// in the background, as in :(){ :|:& };: — the text is searched with the
+// blanks removed, so that the bomb is found also where it is quoted for a
+// shell the line starts.
 func forkBomb(line string) bool {
 	if !strings.Contains(line, "(") {
 		return false

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -15,11 +17,15 @@ var outsideProject = &spec{
 			"(the tool's project folder, else the event's working folder), relative paths resolved there, `..` included; " +
 			"shell commands whose visible targets are outside: redirections (`> f`, `>> f`, `2> f`, `&> f`), `tee`, `touch`, " +
 			"`mkdir`, `rm`, `rmdir`, `mv` (source and destination), the destination of `cp`, `install`, `ln`, `rsync`, `scp` " +
-			"(or `-t DIR`), `truncate`, `dd of=`; `cd` earlier in the line is followed. `~` and `$HOME` are outside.",
+			"(or `-t DIR`), `truncate`, `dd of=`; the folder each command runs in is followed (`cd`, `env -C`, as the shell scopes them). " +
+			"`~` and `$HOME` are outside. The temp folders (`/tmp`, `$TMPDIR`, `/var/tmp`, `/private/tmp`, `/dev/shm`) are not reported unless `allow_temp` is false.",
 		Misses: "files written by programs on their own (`npm install -g`, `go build -o /usr/local/bin/x`, `sed -i`, a script), " +
-			"paths only known at run time (`$OUT/x`, `$(mktemp)`), symbolic links inside the project that point out of it, " +
+			"paths only known at run time (`$OUT/x`, `$(mktemp)`, a relative path after `cd \"$X\"`), symbolic links inside the project that point out of it, " +
 			"and calls whose event carries no folder.",
-		Params: []Param{{"allow", "array of globs", "paths outside the project that may be written, e.g. `[\"/tmp/**\", \"~/.cache/**\"]`; `**` spans folders"}},
+		Params: []Param{
+			{"allow", "array of globs", "paths outside the project that may be written, e.g. `[\"~/.cache/**\"]`; `**` spans folders"},
+			{"allow_temp", "boolean", "whether the temp folders (`/tmp`, `$TMPDIR`, `/var/tmp`, `/private/tmp`, `/dev/shm`) may be written (default true); false reports writes there too"},
+		},
 		Denied: []Example{
 			{Tool: event.ToolFileWrite, Text: "/etc/hosts"},
 			{Tool: event.ToolFileEdit, Text: "../other-project/main.go"},
@@ -27,8 +33,8 @@ var outsideProject = &spec{
 			{Tool: event.ToolShell, Text: "echo 'export X=1' >> ~/.bashrc"},
 			{Tool: event.ToolShell, Text: "cp build/app /usr/local/bin/"},
 			{Tool: event.ToolShell, Text: "cd .. && touch x"},
-			{Tool: event.ToolShell, Text: "mv notes.txt /tmp/"},
-			{Tool: event.ToolShell, Text: "ls > /tmp/out", With: `{"allow": ["/var/tmp/**"]}`},
+			{Tool: event.ToolShell, Text: "mv notes.txt ../"},
+			{Tool: event.ToolShell, Text: "ls > /tmp/out", With: `{"allow_temp": false}`},
 		},
 		Allowed: []Example{
 			{Tool: event.ToolFileWrite, Text: "src/main.go"},
@@ -38,15 +44,33 @@ var outsideProject = &spec{
 			{Tool: event.ToolShell, Text: "cp /etc/hosts ./hosts.copy"},
 			{Tool: event.ToolShell, Text: "make build 2>/dev/null"},
 			{Tool: event.ToolShell, Text: "echo '> /etc/passwd'"},
-			{Tool: event.ToolShell, Text: "ls > /tmp/out", With: `{"allow": ["/tmp/**"]}`},
+			{Tool: event.ToolShell, Text: "ls > /tmp/out"},
+			{Tool: event.ToolShell, Text: "(cd /tmp && touch x)"},
+			{Tool: event.ToolShell, Text: "mkdir -p ~/.cache/x", With: `{"allow": ["~/.cache/**"]}`},
 		},
 	},
 	compile: func(p *params) (func(ev *event.Event) string, error) {
 		allow := p.strs("allow")
 		p.checkGlobs("allow", allow)
+		if p.boolean("allow_temp", true) {
+			allow = append(allow, tempDirs()...)
+		}
 		g := compileGlobs(allow)
 		return func(ev *event.Event) string { return outside(ev, g) }, nil
 	},
+}
+
+// tempDirs are the temp folders, as globs: the usual ones and $TMPDIR.
+func tempDirs() []string {
+	dirs := []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
+	if t := os.Getenv("TMPDIR"); strings.HasPrefix(t, "/") && clean(t) != "/" {
+		dirs = append(dirs, clean(filepath.ToSlash(t)))
+	}
+	out := make([]string, 0, 2*len(dirs))
+	for _, d := range dirs {
+		out = append(out, d, d+"/**")
+	}
+	return out
 }
 
 func outside(ev *event.Event, allow globs) string {
@@ -84,10 +108,7 @@ func outside(ev *event.Event, allow globs) string {
 	runs, _, _ := shellOf(ev)
 	for _, r := range runs {
 		c := r.cmd
-		wd := r.cwd
-		if wd == "" {
-			wd = cwd
-		}
+		wd := r.cwd // "": known only at run time, and relative paths with it
 		for _, w := range writes(c) {
 			if out(w, wd) {
 				return showCmd(c) + " writes " + expand(w, wd) + ", outside the project folder " + root

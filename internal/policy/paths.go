@@ -168,39 +168,37 @@ func (p *params) checkGlobs(key string, patterns []string) {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
-// shellCommands are the simple commands of a shell tool call, with the
-// working directory each runs in (cd is followed along the line), and
-// whether the line was read to its end.
+// shellRun is one simple command of a shell tool call, with the folder it
+// runs in: the call's, or where the line moved it (cd, env -C, …), as
+// internal/shellcmd follows it; "" when that is known only at run time.
 type shellRun struct {
 	cmd shellcmd.Command
 	cwd string
 }
 
+// shellOf reads the command line of a shell tool call: its simple
+// commands, the line, and whether the line was read to its end.
 func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil, "", true
 	}
-	cmds, err := shellcmd.Commands(ev.Tool.Command)
-	cwd := ev.Cwd
-	if cwd == "" {
-		cwd = ev.ProjectDir
+	cmds, err := ev.Shell.Commands(ev.Tool.Command)
+	start := ev.Cwd
+	if start == "" {
+		start = ev.ProjectDir
 	}
 	runs = make([]shellRun, 0, len(cmds))
 	for _, c := range cmds {
-		runs = append(runs, shellRun{c, cwd})
-		if c.Name() == "cd" && c.Parent < 0 {
-			switch args := operands(c.Args[1:]); {
-			case len(args) == 0:
-				cwd = home
-			case args[0] == "-":
+		cwd := start
+		switch {
+		case c.DirUnknown:
+			cwd = ""
+		case c.Dir != "":
+			if cwd = expand(c.Dir, start); strings.HasPrefix(cwd, "$") {
 				cwd = ""
-			default:
-				cwd = expand(args[0], cwd)
-				if strings.HasPrefix(cwd, "$") {
-					cwd = ""
-				}
 			}
 		}
+		runs = append(runs, shellRun{c, cwd})
 	}
 	return runs, ev.Tool.Command, err == nil
 }

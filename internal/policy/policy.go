@@ -23,9 +23,11 @@ import (
 
 // Policy is a compiled policy with its parameters.
 type Policy struct {
-	name string
-	kind decision.Kind // what a finding answers: deny (default) or ask
-	eval func(ev *event.Event) (finding string)
+	name   string
+	kind   decision.Kind // what a finding answers: deny (default) or ask
+	unsure decision.Kind // what a finding it is not sure of answers: ask (default) or deny
+	shell  bool          // it reads shell command lines
+	eval   func(ev *event.Event) (finding string)
 }
 
 // Name is the policy's name, as in "use".
@@ -33,24 +35,46 @@ func (p *Policy) Name() string { return p.name }
 
 // Eval answers for one event: the zero Output when the policy has nothing
 // to say, otherwise a deny (or ask) with the reason.
+//
+// A policy that reads shell command lines is never silent on a line it
+// cannot read: a syntax error, a construct the reader does not follow or
+// programs nested beyond its budget leave it unsure (package shellcmd's
+// ParseError), unless what was read before the problem is reason enough.
 func (p *Policy) Eval(ev *event.Event) decision.Output {
 	if ev == nil {
 		return decision.Output{}
 	}
 	f := p.eval(ev)
-	if f == "" {
-		return decision.Output{}
-	}
 	kind := p.kind
 	if rest, ok := strings.CutPrefix(f, unsure); ok {
-		f, kind = rest, decision.Ask
+		f, kind = rest, p.unsure
+	}
+	if f == "" && p.shell {
+		if why := unreadable(ev); why != "" {
+			f, kind = why, p.unsure
+		}
+	}
+	if f == "" {
+		return decision.Output{}
 	}
 	return decision.Output{Decision: kind, Reason: f + " (" + p.name + ")"}
 }
 
+// unreadable says why a shell tool call's command line cannot be read to
+// its end, or "".
+func unreadable(ev *event.Event) string {
+	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
+		return ""
+	}
+	if _, err := ev.Shell.Commands(ev.Tool.Command); err != nil {
+		return "this command line could not be read to its end (" + err.Error() + "); check it by hand"
+	}
+	return ""
+}
+
 // unsure starts a finding the policy cannot be sure of (a line it could
-// not read, a branch it could not find): the user is asked, whatever the
-// policy's decision.
+// not read, a branch it could not find, a target known only at run time):
+// it answers the policy's "unsure" decision, ask unless configured deny.
 const unsure = "\x00"
 
 // Info documents one policy; docs/policies.md and `hookshim policies` are
@@ -150,6 +174,17 @@ func Compile(name string, with []byte) (*Policy, error) {
 		}
 		kind = k
 	}
+	shell := readsShell(s.Info)
+	unsureKind := decision.Ask
+	if shell {
+		if d := p.str(UnsureParam.Name); d != "" {
+			k, ok := decision.ParseKind(d)
+			if !ok || k == decision.Allow {
+				p.fail(p.at(UnsureParam.Name), `"unsure" must be "ask" or "deny"`)
+			}
+			unsureKind = k
+		}
+	}
 	eval, err := s.compile(p)
 	if err == nil {
 		err = p.err
@@ -160,7 +195,7 @@ func Compile(name string, with []byte) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Policy{name: name, kind: kind, eval: eval}, nil
+	return &Policy{name: name, kind: kind, unsure: unsureKind, shell: shell, eval: eval}, nil
 }
 
 // params reads a "with" object, remembering which keys were read so that
@@ -231,13 +266,25 @@ func (p *params) str(key string) string {
 	return v.Str
 }
 
+// boolean reads a true or false; absent is def.
+func (p *params) boolean(key string, def bool) bool {
+	v := p.get(key)
+	if !v.Exists() {
+		return def
+	}
+	if v.Type != gjson.True && v.Type != gjson.False {
+		p.fail(v.Index, fmt.Sprintf("%q must be true or false", key))
+	}
+	return v.Bool()
+}
+
 // unknown reports the first parameter no one read.
 func (p *params) unknown() error {
 	var err error
 	p.doc.ForEach(func(k, _ gjson.Result) bool {
 		if !slices.Contains(p.read, k.Str) {
-			known := []string{DecisionParam.Name}
-			for _, q := range p.policy.Params {
+			var known []string
+			for _, q := range Params(p.policy.Info) {
 				known = append(known, q.Name)
 			}
 			err = &Error{Offset: k.Index, Msg: fmt.Sprintf("%s: unknown parameter %q (known: %s)", p.policy.Name, k.Str, strings.Join(known, ", "))}
@@ -249,7 +296,27 @@ func (p *params) unknown() error {
 }
 
 // DecisionParam is the parameter every policy takes.
-var DecisionParam = Param{"decision", `"deny" or "ask"`, `what a finding answers (default "deny"); a finding the policy is not sure of (a line it cannot read to its end, a force-push whose branch it cannot find) is always ask`}
+var DecisionParam = Param{"decision", `"deny" or "ask"`, `what a finding answers (default "deny")`}
+
+// UnsureParam is the parameter every policy that reads tool calls takes.
+var UnsureParam = Param{"unsure", `"ask" or "deny"`, `what a finding the policy is not sure of answers (default "ask"): ` +
+	`a shell command line it cannot read to its end (a syntax error, a construct not followed, programs nested too deep), ` +
+	`a target known only at run time where it matters (` + "`rm -rf \"$DIR\"/`" + `), a force-push whose branch it cannot find; never "allow"`}
+
+// Params are a policy's parameters: the common ones first.
+func Params(i Info) []Param {
+	out := []Param{DecisionParam}
+	if readsShell(i) {
+		out = append(out, UnsureParam)
+	}
+	return append(out, i.Params...)
+}
+
+// readsShell reports whether a policy reads tool calls, shell command
+// lines among them.
+func readsShell(i Info) bool {
+	return slices.Contains(i.Events, event.BeforeToolExecute)
+}
 
 // toolEvents are the events at which a tool call can still be stopped.
 var toolEvents = []event.Name{event.BeforeToolExecute, event.PermissionRequest}

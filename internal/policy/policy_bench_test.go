@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 // A hook call is a fresh process: what it pays for the pack is compiling
@@ -53,6 +54,7 @@ func BenchmarkEvalShell(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		ev := evs[n%2]
+		ev.Shell = &shellcmd.Reader{} // one reading per call, as the pipeline gives it
 		n++
 		for _, p := range ps {
 			if out := p.Eval(ev); !out.Empty() {

@@ -20,6 +20,9 @@ type Command struct {
 	Via       []string   `expr:"via"`       // the wrappers it was found in, outermost first: "sudo", "bash -c", "$()", "xargs", …
 	Env       []string   `expr:"env"`       // NAME=value assignments in front of it
 	Redirects []Redirect `expr:"redirects"` // its redirections, in order
+	Dynamic   []bool     `expr:"dynamic"`   // per argument: it holds an expansion known only at run time ($X, $(…))
+	Dir       string     `expr:"dir"`       // the folder it runs in when the line changes it (cd, env -C), as written; "" when unchanged; "?" when known only at run time
+	Program   string     `expr:"program"`   // "" or why the program it runs is known only at run time: "argument" (bash -c "$X"), "stdin", "file"
 }
 
 // Redirect is one redirection of a command: `>` and `/dev/sda` for
@@ -29,16 +32,21 @@ type Redirect struct {
 	Target string `expr:"target"`
 }
 
-// shell fills the shell fields of e from its command line.
-func (e *Env) shell(line string) {
-	cmds, err := shellcmd.Commands(line)
+// shell fills the shell fields of e from its command line, read through
+// the call's reader (nil: read afresh).
+func (e *Env) shell(r *shellcmd.Reader, line string) {
+	cmds, err := r.Commands(line)
 	if err != nil {
 		e.ShellError = err.Error()
 	}
 	e.Commands = make([]Command, 0, len(cmds))
 	for _, c := range cmds {
-		rc := Command{Name: c.Name(), Args: c.Args, Sudo: c.Sudo, Via: c.Via, Env: c.Env,
+		rc := Command{Name: c.Name(), Args: c.Args, Sudo: c.Sudo, Via: c.Via, Env: c.Env, Dynamic: c.Dynamic,
+			Dir: c.Dir, Program: c.Program,
 			Flags: []string{}, Operands: []string{}, Redirects: make([]Redirect, 0, len(c.Redirects))}
+		if c.DirUnknown {
+			rc.Dir = "?"
+		}
 		if rc.Via == nil {
 			rc.Via = []string{}
 		}

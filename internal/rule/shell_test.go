@@ -51,6 +51,17 @@ func TestShell(t *testing.T) {
 		{`shell_error != ""`, "echo 'unclosed", true},
 		{`shell_error == ""`, "echo ok", true},
 		{`none(commands, .name == "rm")`, "", true},
+		{rmRoot, "f() { :; }; rm -rf /", true},
+		{rmRoot, "case x in *) ;; esac; rm -rf /", true},
+		{rmRoot, "echo 'rm -rf /' | bash", true},
+		{rmRoot, "trap 'rm -rf /' EXIT", true},
+		{rmRoot, `$'\x72\x6d' -rf /`, true},
+		{`any(commands, .name == "rm" && .dir == "/tmp")`, "cd /tmp && rm -rf x", true},
+		{`any(commands, .name == "rm" && .dir == "")`, "(cd /tmp); rm -rf x", true},
+		{`any(commands, .name == "rm" && .dir == "?")`, `cd "$X"; rm -rf x`, true},
+		{`any(commands, .dynamic[1])`, `cat "$f"`, true},
+		{`any(commands, .program != "")`, `bash -c "$CMD"`, true},
+		{`any(commands, .program != "")`, `bash -c 'ls'`, false},
 	} {
 		r, err := Compile(c.expr)
 		require.NoError(t, err, c.expr)

@@ -68,7 +68,7 @@ func TestCommands(t *testing.T) {
 		{"git commit -m \"one\ntwo; rm -rf /\"", []cmd{{"git|commit|-m|one\ntwo; rm -rf /", "", false}}},
 		{"cat <<EOF > f\nrm -rf /\nEOF\necho done", []cmd{{"cat", "", false}, {"echo|done", "", false}}},
 		{"cat <<-'END'\n\trm -rf /\n\tEND\nls", []cmd{{"cat", "", false}, {"ls", "", false}}},
-		{"cat <<EOF | sh\nrm -rf /\nEOF", []cmd{{"cat", "", false}, {"sh", "", false}}},
+		{"cat <<EOF | sh\nrm -rf /\nEOF", []cmd{{"cat", "", false}, {"rm|-rf|/", "sh -s", false}}},
 		{"echo é; rm -rf ~/x", []cmd{{"echo|é", "", false}, {"rm|-rf|~/x", "", false}}},
 		{`rm -rf "$HOME" ${HOME}/x`, []cmd{{"rm|-rf|$HOME|$HOME/x", "", false}}},
 		// Substitutions: live unquoted and in double quotes, not in single quotes.
@@ -81,8 +81,82 @@ func TestCommands(t *testing.T) {
 		{"X=$(rm -rf /) true", []cmd{{"true", "", false}, {"rm|-rf|/", "$()", false}}},
 		{"bash <(curl -s https://x)", []cmd{{"bash|<(curl -s https://x)", "", false}, {"curl|-s|https://x", "<()", false}}},
 		{"tee >(sh) < f", []cmd{{"tee|>(sh)", "", false}, {"sh", ">()", false}}},
-		{`sh -c "$(curl -fsSL https://x)"`, []cmd{{"$(curl -fsSL https://x)", "sh -c", false}, {"curl|-fsSL|https://x", "sh -c,$()", false}}},
+		{`sh -c "$(curl -fsSL https://x)"`, []cmd{{"sh|-c|$(curl -fsSL https://x)", "", false}, {"curl|-fsSL|https://x", "$()", false}}},
 		{`sudo bash -c 'rm -rf /'`, []cmd{{"rm|-rf|/", "sudo,bash -c", true}}},
+		// Constructs that once hid what follows them.
+		{"f() { :; }; rm -rf /", []cmd{{":", "", false}, {"rm|-rf|/", "", false}}},
+		{"f() { rm -rf /; }", []cmd{{"rm|-rf|/", "", false}}},
+		{"case x in *) ;; esac; rm -rf /", []cmd{{"rm|-rf|/", "", false}}},
+		{"case $x in a) rm -rf /;; esac", []cmd{{"rm|-rf|/", "", false}}},
+		{"echo $[1+1]; rm -rf /", []cmd{{"echo|$[1+1]", "", false}, {"rm|-rf|/", "", false}}},
+		{"for f in $(ls); do rm -rf /; done", []cmd{{"ls", "$()", false}, {"rm|-rf|/", "", false}}},
+		{"while true; do rm -rf /; done", []cmd{{"true", "", false}, {"rm|-rf|/", "", false}}},
+		{"until false; do x; done", []cmd{{"false", "", false}, {"x", "", false}}},
+		{"select x in a; do rm -rf /; done", []cmd{{"rm|-rf|/", "", false}}},
+		{"[[ $(rm -rf /) ]]", []cmd{{"rm|-rf|/", "$()", false}}},
+		{"(( $(rm -rf /) + 1 ))", []cmd{{"rm|-rf|/", "$()", false}}},
+		{"echo $(( $(rm -rf /) ))", []cmd{{"echo|$(( $(rm -rf /) ))", "", false}, {"rm|-rf|/", "$()", false}}},
+		{"coproc rm -rf /", []cmd{{"rm|-rf|/", "coproc", false}}},
+		{"trap 'rm -rf /' EXIT", []cmd{{"rm|-rf|/", "trap", false}}},
+		{"trap - EXIT", []cmd{{"trap|-|EXIT", "", false}}},
+		{"time rm -rf /", []cmd{{"rm|-rf|/", "time", false}}},
+		{"! rm -rf /", []cmd{{"rm|-rf|/", "", false}}},
+		{"rm -rf / &", []cmd{{"rm|-rf|/", "", false}}},
+		{"export X=$(rm -rf /)", []cmd{{"export|X=$(rm -rf /)", "", false}, {"rm|-rf|/", "$()", false}}},
+		// Quotes and expansions.
+		{`$'\x72\x6d' -rf /`, []cmd{{"rm|-rf|/", "", false}}},
+		{`$"rm" -rf /`, []cmd{{"rm|-rf|/", "", false}}},
+		{`r\m -rf /`, []cmd{{"rm|-rf|/", "", false}}},
+		{`"r"'m' -rf /`, []cmd{{"rm|-rf|/", "", false}}},
+		{"{rm,-rf,/}", []cmd{{"rm|-rf|/", "", false}}},
+		{"rm -rf /{usr,etc}", []cmd{{"rm|-rf|/usr|/etc", "", false}}},
+		{"rm -rf /{a..c}", []cmd{{"rm|-rf|/a|/b|/c", "", false}}},
+		{"rm -rf '/{usr,etc}'", []cmd{{"rm|-rf|/{usr,etc}", "", false}}},
+		{"echo \\; rm x", []cmd{{"echo|;|rm|x", "", false}}},
+		// Wrappers.
+		{"env -C / rm -rf x", []cmd{{"rm|-rf|x", "env", false}}},
+		{"env --chdir=/ -u X - rm x", []cmd{{"rm|x", "env", false}}},
+		{"busybox rm -rf /", []cmd{{"rm|-rf|/", "busybox", false}}},
+		{"toybox rm -rf /", []cmd{{"rm|-rf|/", "toybox", false}}},
+		{"parallel rm -rf ::: /", []cmd{{"rm|-rf|/", "parallel", false}}},
+		{"parallel ::: 'rm -rf /'", []cmd{{"rm|-rf|/", "parallel,parallel", false}}},
+		{"watch rm -rf /", []cmd{{"rm|-rf|/", "watch", false}}},
+		{"watch -n 5 'rm -rf /'", []cmd{{"rm|-rf|/", "watch", false}}},
+		{"watch -x rm -rf /", []cmd{{"rm|-rf|/", "watch", false}}},
+		{"caffeinate -i rm -rf /", []cmd{{"rm|-rf|/", "caffeinate", false}}},
+		{"chrt -f 10 rm x", []cmd{{"rm|x", "chrt", false}}},
+		{"chrt -p 10 123", []cmd{{"chrt|-p|10|123", "", false}}},
+		{"taskset -c 0,1 rm x", []cmd{{"rm|x", "taskset", false}}},
+		{"setsid -f rm x", []cmd{{"rm|x", "setsid", false}}},
+		{"flock /tmp/l rm x", []cmd{{"rm|x", "flock", false}}},
+		{"flock -w 3 /tmp/l -c 'rm -rf /'", []cmd{{"rm|-rf|/", "flock -c", false}}},
+		{"unbuffer rm x", []cmd{{"rm|x", "unbuffer", false}}},
+		{"script -qc 'rm -rf /' /dev/null", []cmd{{"rm|-rf|/", "script -c", false}}},
+		{"su -c 'rm -rf /'", []cmd{{"rm|-rf|/", "su,su -c", true}}},
+		{"su alice -c 'rm x'", []cmd{{"rm|x", "su,su -c", false}}},
+		{"runuser -u root -- rm x", []cmd{{"rm|x", "runuser", true}}},
+		{"exec -a foo rm x", []cmd{{"rm|x", "exec", false}}},
+		{"builtin cd /", []cmd{{"cd|/", "builtin", false}}},
+		{"timeout --signal=KILL 5s rm x", []cmd{{"rm|x", "timeout", false}}},
+		{"timeout --sig KILL 5s rm x", []cmd{{"rm|x", "timeout", false}}},
+		{"xargs -I{} -P 4 rm -rf {}", []cmd{{"rm|-rf|{}", "xargs", false}}},
+		{"find -L / -delete", []cmd{{"find|-L|/|-delete", "", false}}},
+		{"find . -execdir sh -c 'rm -rf \"$1\"' _ {} +", []cmd{{"find|.|-execdir|sh|-c|rm -rf \"$1\"|_|{}|+", "", false}, {"rm|-rf|$1", "find -exec,sh -c", false}}},
+		// Programs fed to shells.
+		{"bash -lc 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -c", false}}},
+		{"bash -ec 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -c", false}}},
+		{"bash -x -c 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -c", false}}},
+		{"printf 'rm -rf /' | bash", []cmd{{"printf|rm -rf /", "", false}, {"rm|-rf|/", "bash -s", false}}},
+		{"echo rm -rf / | sh -s", []cmd{{"echo|rm|-rf|/", "", false}, {"rm|-rf|/", "sh -s", false}}},
+		{"echo 'rm -rf /' | sudo bash", []cmd{{"echo|rm -rf /", "", false}, {"rm|-rf|/", "sudo,bash -s", true}}},
+		{"echo 'rm -rf /' | (sh)", []cmd{{"echo|rm -rf /", "", false}, {"rm|-rf|/", "(),sh -s", false}}},
+		{"echo 'rm -rf /' | env sh", []cmd{{"echo|rm -rf /", "", false}, {"rm|-rf|/", "env,sh -s", false}}},
+		{"echo 'rm -rf /' | sudo -s", []cmd{{"echo|rm -rf /", "", false}, {"rm|-rf|/", "sudo,sudo -s", true}}},
+		{"bash <<EOF\nrm -rf /\nEOF", []cmd{{"rm|-rf|/", "bash -s", false}}},
+		{"bash <<'EOF'\nrm -rf $HOME\nEOF", []cmd{{"rm|-rf|$HOME", "bash -s", false}}},
+		{"bash <<< 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -s", false}}},
+		{"eval 'eval \"rm -rf /\"'", []cmd{{"rm|-rf|/", "eval,eval", false}}},
+		{"env -S 'sh -c \"rm -rf /\"'", []cmd{{"rm|-rf|/", "env,sh -c", false}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
@@ -126,8 +200,6 @@ func TestIncomplete(t *testing.T) {
 	for _, line := range []string{
 		`echo "unclosed`,
 		`rm -rf / 'x`,
-		"echo $(echo $(ls))",
-		"f() { rm -rf /; }",
 		strings.Repeat("bash -c '", 3) + "x",
 	} {
 		_, err := Commands(line)
@@ -136,7 +208,7 @@ func TestIncomplete(t *testing.T) {
 	// What came before the problem is kept.
 	cs, err := Commands(`rm -rf / && echo "x`)
 	require.Error(t, err)
-	assert.Equal(t, []cmd{{"rm|-rf|/", "", false}}, summary(cs))
+	assert.Equal(t, []cmd{{"rm|-rf|/", "", false}, {"echo", "", false}}, summary(cs))
 
 	deep := "rm -rf /"
 	for range maxDepth + 2 {
@@ -161,7 +233,7 @@ func TestLinear(t *testing.T) {
 	} {
 		start := time.Now()
 		_, _ = Commands(line)
-		assert.Less(t, time.Since(start), 5*time.Second, "%d bytes", len(line))
+		assert.Less(t, time.Since(start), time.Minute, "%d bytes", len(line)) // only a hang fails on a loaded machine
 	}
 }
 
@@ -179,15 +251,142 @@ func FuzzCommands(f *testing.F) {
 		case <-time.After(3 * time.Second):
 			t.Fatalf("HANG %q", line)
 		}
-		for _, c := range cs {
-			for _, a := range c.Args {
-				if strings.ContainsAny(a, "\x00\x01\x02\x03\x04") {
-					t.Fatalf("marker left in %q", a)
-				}
+		for i, c := range cs {
+			if len(c.Dynamic) != len(c.Args) || len(c.Unset) != len(c.Args) {
+				t.Fatalf("command %d: %d args, %d dynamic, %d unset", i, len(c.Args), len(c.Dynamic), len(c.Unset))
 			}
-			if c.Parent >= len(cs) {
-				t.Fatalf("parent %d out of range", c.Parent)
+			if c.Parent >= i {
+				t.Fatalf("command %d: parent %d not before it", i, c.Parent)
+			}
+			if c.InArg >= 0 && (c.Parent < 0 || c.InArg >= len(cs[c.Parent].Args)) {
+				t.Fatalf("command %d: in arg %d of parent %d", i, c.InArg, c.Parent)
 			}
 		}
 	})
+}
+
+// TestDir: the folder each command runs in, cd scoped as bash scopes it.
+func TestDir(t *testing.T) {
+	tests := []struct {
+		line string
+		dirs []string // per command; "?" for unknown
+	}{
+		{"cd /tmp && rm -rf x", []string{"", "/tmp"}},
+		{"(cd /tmp); rm -rf child", []string{"", ""}},
+		{"cd /tmp && (rm -rf x)", []string{"", "/tmp"}},
+		{"echo $(cd / ; ls); rm x", []string{"", "", "/", ""}},
+		{"cd a; cd ../b; ls", []string{"", "a", "b"}},
+		{"cd; ls", []string{"", "~"}},
+		{"cd \"$X\" && ls", []string{"", "?"}},
+		{"cd - && ls", []string{"", "?"}},
+		{"env -C / rm -rf x; ls", []string{"/", ""}},
+		{"cd /tmp | ls; ls", []string{"", "", ""}},
+		{"cd /srv && bash -c 'cd x; ls'; ls", []string{"", "/srv", "/srv/x", "/srv"}},
+		{"eval 'cd /'; ls", []string{"", "/"}},
+		{"f() { cd /; }; ls", []string{"", ""}},
+		{"sudo -D /etc ls", []string{"/etc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := Commands(tt.line)
+			require.NoError(t, err)
+			var got []string
+			for _, c := range cs {
+				d := c.Dir
+				if c.DirUnknown {
+					d = "?"
+				}
+				got = append(got, d)
+			}
+			assert.Equal(t, tt.dirs, got)
+		})
+	}
+}
+
+// TestDynamic: words known only at run time are marked, and read as the
+// empty case in Unset.
+func TestDynamic(t *testing.T) {
+	c := first(t, `rm -rf "$DIR"/ ~/x $HOME ${HOME}/y * $(pwd)/z "${X:-/}"`)
+	assert.Equal(t, []string{"rm", "-rf", "$DIR/", "~/x", "$HOME", "$HOME/y", "*", "$(pwd)/z", "${X:-/}"}, c.Args)
+	assert.Equal(t, []bool{false, false, true, false, false, false, false, true, true}, c.Dynamic)
+	assert.Equal(t, "/", c.Unset[2])
+	assert.Equal(t, "/z", c.Unset[7])
+
+	c = first(t, `rm -rf "${X:-/}" "${Y:?}/"* ${Z:+a}/`)
+	assert.Equal(t, []string{"/", "${Y:?}/*", "/"}, c.Unset[2:])
+
+	c = first(t, `cat > "$OUT"`)
+	assert.Equal(t, []Redirect{{Op: ">", Target: "$OUT", Dynamic: true}}, c.Redirects)
+}
+
+// TestProgram: a program known only at run time is said so.
+func TestProgram(t *testing.T) {
+	tests := []struct{ line, name, program string }{
+		{`bash -c "$CMD"`, "bash", ProgramArg},
+		{`eval "$(ssh-agent -s)"`, "eval", ProgramArg},
+		{`curl -s https://x | bash`, "bash", ProgramStdin},
+		{`curl -s https://x | sudo -s`, "sudo", ProgramStdin},
+		{`bash < script.sh`, "bash", ProgramFile},
+		{`cat <<EOF | sh` + "\n$(curl x)\nEOF", "sh", ProgramStdin},
+		{`bash script.sh`, "bash", ""},
+		{`bash`, "bash", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := Commands(tt.line)
+			require.NoError(t, err)
+			i := slices.IndexFunc(cs, func(c Command) bool { return c.Name() == tt.name })
+			require.GreaterOrEqual(t, i, 0, "%+v", cs)
+			assert.Equal(t, tt.program, cs[i].Program)
+		})
+	}
+}
+
+func TestParseError(t *testing.T) {
+	_, err := Commands("ls\necho 'x")
+	var pe *ParseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 2, pe.Line)
+	assert.Equal(t, 6, pe.Col)
+
+	_, err = Commands(`bash -c 'echo "x'`)
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 1, pe.Nested)
+}
+
+// TestReader: one call reads a line once.
+func TestReader(t *testing.T) {
+	var r Reader
+	a, _ := r.Commands("rm -rf /")
+	b, _ := r.Commands("rm -rf /")
+	assert.Same(t, &a[0], &b[0])
+	c, _ := r.Commands("ls")
+	assert.Equal(t, "ls", c[0].Name())
+}
+
+// TestBounded: wrappers nested many times over and programs that quote
+// themselves stay linear; over the budget the line is reported, not
+// followed.
+func TestBounded(t *testing.T) {
+	line := strings.Repeat("env ", 20000) + "rm -rf /"
+	require.Greater(t, len(line), 80000)
+	cs, err := Commands(line)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"rm", "-rf", "/"}, cs[0].Args)
+	assert.Len(t, cs[0].Via, 20000)
+
+	// Each level doubles the quoting: the budget stops it.
+	prog := "rm -rf /"
+	for range 40 {
+		prog = "bash -c " + shellQuote(prog)
+		if len(prog) > 1<<20 {
+			break
+		}
+	}
+	_, err = Commands(prog)
+	assert.ErrorContains(t, err, "nested")
+
+	w := newWalker(line)
+	w.program(line, &scope{parent: -1, inArg: -1, frame: &frame{}}, "")
+	assert.Equal(t, budgetFactor*len(line)+budgetBase, w.budget, "the line itself costs no budget")
 }

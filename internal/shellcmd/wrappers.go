@@ -1,0 +1,679 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call is a simple command being unwrapped.
+type call struct {
+	sc      *scope
+	via     []string
+	sudo    bool
+	env     []string
+	dir     string // set by env -C, sudo -D
+	dirDyn  bool   // … to a folder known only at run time
+	redirs  []Redirect
+	stdin   *feed
+	dropped []*syntax.Word // words that are not the command's arguments
+}
+
+// call reads one simple command (with the redirections of its statement).
+func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *scope) {
+	// via is this command's own: wrappers are appended to it in place.
+	cl := &call{sc: sc, via: append([]string(nil), sc.via...), sudo: sc.sudo, stdin: sc.stdin}
+	for _, a := range ce.Assigns {
+		cl.env = append(cl.env, w.render(sc, assignWord(a)).text)
+		if a.Value != nil {
+			cl.dropped = append(cl.dropped, a.Value)
+		}
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				if e.Value != nil {
+					cl.dropped = append(cl.dropped, e.Value)
+				}
+			}
+		}
+	}
+	cl.redirs = append(sc.redirs[:len(sc.redirs):len(sc.redirs)], w.redirects(stmtRedirs, sc)...)
+	if in := w.stdinOf(stmtRedirs, sc); in != nil {
+		cl.stdin = in
+	}
+	for _, rd := range stmtRedirs {
+		cl.dropped = append(cl.dropped, rd.Word)
+		if rd.Hdoc != nil {
+			cl.dropped = append(cl.dropped, rd.Hdoc)
+		}
+	}
+	w.run(cl, w.words(sc, ce.Args))
+}
+
+// shells are the programs whose -c argument, or standard input, is a
+// shell program.
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh"}
+
+// run unwraps the wrappers in front of args and records what is left.
+func (w *walker) run(cl *call, args []arg) {
+	for len(args) > 0 && !args[0].dyn {
+		name := base(args[0].text)
+		var rest []arg
+		var ok bool
+		switch name {
+		case "sudo", "doas":
+			var done bool
+			if rest, ok, done = w.sudo(cl, args); done {
+				return
+			}
+		case "su", "runuser":
+			var done bool
+			if rest, ok, done = w.su(cl, args); done {
+				return
+			}
+		case "env":
+			rest, ok = w.env(cl, args)
+		case "eval":
+			w.nestArgs(cl, args, args[1:], "eval", true)
+			return
+		case "trap":
+			ops := args[1:]
+			if len(ops) > 0 && ops[0].text == "--" {
+				ops = ops[1:]
+			}
+			if len(ops) < 2 || strings.HasPrefix(ops[0].text, "-") && ops[0].text != "-" || ops[0].text == "-" || ops[0].text == "" {
+				break // trap -p, trap - SIG, trap '' SIG: nothing to run
+			}
+			w.nestArgs(cl, args, ops[:1], "trap", true)
+			return
+		case "watch":
+			var exec bool
+			rest, exec = skipOptions(args[1:], "nq", []string{"interval", "equexit"}, 0, 'x')
+			if len(rest) == 0 {
+				break
+			}
+			if !exec {
+				w.nestArgs(cl, args, rest, "watch", false)
+				return
+			}
+			ok = true
+		case "xargs":
+			rest, _ = skipOptions(args[1:], "adEILnPs", []string{"arg-file", "delimiter", "eof", "max-args", "max-procs", "max-chars", "max-lines", "process-slot-var"}, 0, 0)
+			ok = len(rest) > 0
+		case "parallel":
+			if w.parallel(cl, args) {
+				return
+			}
+		case "busybox", "toybox":
+			rest = args[1:]
+			ok = len(rest) > 0 && !strings.HasPrefix(rest[0].text, "-")
+		case "command":
+			var lookup bool
+			rest, lookup = skipOptions(args[1:], "", nil, 0, 'v')
+			if !lookup {
+				_, lookup = skipOptions(args[1:], "", nil, 0, 'V')
+			}
+			ok = !lookup && len(rest) > 0
+		case "builtin", "nohup", "setsid", "unbuffer":
+			rest, _ = skipOptions(args[1:], "", nil, 0, 0)
+			ok = len(rest) > 0
+		case "exec":
+			rest, _ = skipOptions(args[1:], "a", nil, 0, 0)
+			ok = len(rest) > 0
+		case "nice":
+			rest, _ = skipOptions(args[1:], "n", []string{"adjustment"}, 0, 0)
+			ok = len(rest) > 0
+		case "time":
+			rest, _ = skipOptions(args[1:], "fo", []string{"format", "output"}, 0, 0)
+			ok = len(rest) > 0
+		case "timeout":
+			rest, _ = skipOptions(args[1:], "sk", []string{"signal", "kill-after"}, 1, 0)
+			ok = len(rest) > 0
+		case "stdbuf":
+			rest, _ = skipOptions(args[1:], "ioe", []string{"input", "output", "error"}, 0, 0)
+			ok = len(rest) > 0
+		case "ionice":
+			var pid bool
+			rest, pid = skipOptions(args[1:], "cnt", []string{"class", "classdata"}, 0, 'p')
+			ok = !pid && len(rest) > 0
+		case "chrt":
+			var pid bool
+			rest, pid = skipOptions(args[1:], "TPD", []string{"sched-runtime", "sched-period", "sched-deadline"}, 1, 'p')
+			ok = !pid && len(rest) > 0
+		case "taskset":
+			var pid bool
+			rest, pid = skipOptions(args[1:], "", nil, 1, 'p')
+			ok = !pid && len(rest) > 0
+		case "caffeinate":
+			rest, _ = skipOptions(args[1:], "tw", nil, 0, 0)
+			ok = len(rest) > 0
+		case "flock":
+			rest, _ = skipOptions(args[1:], "wE", []string{"timeout", "conflict-exit-code"}, 1, 0)
+			if len(rest) > 1 && (rest[0].text == "-c" || rest[0].text == "--command") {
+				w.nestArgs(cl, args, rest[1:2], "flock -c", false)
+				return
+			}
+			ok = len(rest) > 0
+		case "script":
+			if prog, found := valueOf(args[1:], "c", "command"); found {
+				w.nestArgs(cl, args, []arg{prog}, "script -c", false)
+				return
+			}
+		}
+		if slices.Contains(shells, name) {
+			if w.shell(cl, args, name) {
+				return
+			}
+		}
+		if !ok {
+			break
+		}
+		for _, a := range args[:len(args)-len(rest)] {
+			if a.w != nil {
+				cl.dropped = append(cl.dropped, a.w)
+			}
+		}
+		cl.via = append(cl.via, name)
+		args = rest
+	}
+	if len(args) == 0 && len(cl.redirs) == 0 {
+		w.dropped(cl, cl.sc.parent, cl.sc.inArg)
+		return
+	}
+	idx := w.emit(cl, args)
+	c := w.out[idx]
+	if n := c.Name(); (n == "cd" || n == "pushd" || n == "popd") && len(c.Args) > 0 {
+		cl.sc.frame.cd(c)
+	}
+	for i, a := range args {
+		if a.w != nil {
+			w.subs(a.w, cl.sc, idx, i)
+		}
+	}
+	w.dropped(cl, idx, -1)
+	if c.Name() == "find" {
+		w.findExec(cl, args, idx)
+	}
+}
+
+// dropped walks the substitutions of the words that are not arguments.
+func (w *walker) dropped(cl *call, parent, inArg int) {
+	for _, d := range cl.dropped {
+		w.subs(d, cl.sc, parent, inArg)
+	}
+	cl.dropped = nil
+}
+
+// emit records a command and returns its index.
+func (w *walker) emit(cl *call, args []arg) int {
+	sc := cl.sc
+	c := Command{Env: cl.env, Sudo: cl.sudo, Via: cl.via, Redirects: cl.redirs,
+		Parent: sc.parent, InArg: sc.inArg, Dir: sc.frame.dir, DirUnknown: sc.frame.unknown}
+	if cl.dir != "" && !c.DirUnknown {
+		c.Dir = joinDir(c.Dir, cl.dir)
+	}
+	if cl.dirDyn {
+		c.Dir, c.DirUnknown = "", true
+	}
+	c.Pipeline = sc.pipe
+	if c.Pipeline == 0 {
+		c.Pipeline = w.newPipe()
+	}
+	c.Args = make([]string, len(args))
+	c.Dynamic = make([]bool, len(args))
+	c.Unset = make([]string, len(args))
+	for i, a := range args {
+		c.Args[i], c.Dynamic[i], c.Unset[i] = a.text, a.dyn, a.unset
+	}
+	if len(c.Redirects) == 0 {
+		c.Redirects = nil
+	}
+	w.out = append(w.out, c)
+	return len(w.out) - 1
+}
+
+// nestArgs runs the words prog, joined by blanks, as a program nested in
+// the command args, a wrapper that is not recorded itself (bash -c, eval,
+// trap …). sameShell says the program runs in the current shell, whose
+// folder it may change (eval, trap). A program with run-time expansions
+// is not known: the wrapper is recorded with Program set.
+func (w *walker) nestArgs(cl *call, args, prog []arg, how string, sameShell bool) {
+	texts := make([]string, 0, len(prog))
+	for _, p := range prog {
+		if p.dyn {
+			w.unknownProgram(cl, args, ProgramArg)
+			return
+		}
+		texts = append(texts, p.text)
+	}
+	for _, a := range args {
+		if a.w != nil {
+			cl.dropped = append(cl.dropped, a.w)
+		}
+	}
+	w.dropped(cl, cl.sc.parent, cl.sc.inArg)
+	w.nest(cl, strings.Join(texts, " "), how, sameShell)
+}
+
+// nest parses a program run by the command being unwrapped.
+func (w *walker) nest(cl *call, text, how string, sameShell bool) {
+	in := cl.sc
+	if !sameShell {
+		in = in.sub()
+	} else {
+		c := *in
+		in = &c
+	}
+	if cl.dir != "" {
+		in.frame.dir = joinDir(in.frame.dir, cl.dir)
+	}
+	if cl.dirDyn {
+		in.frame.dir, in.frame.unknown = "", true
+	}
+	in.via, in.sudo = cl.via, cl.sudo
+	in.stdin, in.redirs, in.pipe = nil, cl.redirs, 0
+	w.program(text, in, how)
+}
+
+// unknownProgram records a command that runs a program known only at run
+// time.
+func (w *walker) unknownProgram(cl *call, args []arg, kind string) {
+	idx := w.emit(cl, args)
+	w.out[idx].Program = kind
+	for i, a := range args {
+		if a.w != nil {
+			w.subs(a.w, cl.sc, idx, i)
+		}
+	}
+	w.dropped(cl, idx, -1)
+}
+
+// shell handles a shell's command line: a program given with -c, or read
+// from standard input. It reports whether it recorded the command.
+func (w *walker) shell(cl *call, args []arg, name string) bool {
+	mode, at := shellMode(args[1:])
+	switch mode {
+	case "c":
+		w.nestArgs(cl, args, args[1+at:2+at], name+" -c", false)
+		return true
+	case "stdin":
+		return w.stdinShell(cl, args, name)
+	case "unknown":
+		w.unknownProgram(cl, args, ProgramArg)
+		return true
+	}
+	return false
+}
+
+// stdinShell handles a shell reading its program from standard input.
+func (w *walker) stdinShell(cl *call, args []arg, name string) bool {
+	in := cl.stdin
+	switch {
+	case in == nil:
+		return false // the call's own input: nothing is fed
+	case in.known:
+		for _, a := range args {
+			if a.w != nil {
+				cl.dropped = append(cl.dropped, a.w)
+			}
+		}
+		w.dropped(cl, cl.sc.parent, cl.sc.inArg)
+		w.nest(cl, in.text, name+" -s", false)
+	default:
+		w.unknownProgram(cl, args, in.kind)
+	}
+	return true
+}
+
+// shellMode reads a shell's options: "c" and the index of the program
+// after -c, "stdin" when it reads its program from standard input, "file"
+// when it runs a script, "unknown" when an option is only known at run
+// time.
+func shellMode(args []arg) (string, int) {
+	c, s := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dyn {
+			if c {
+				return "c", i
+			}
+			return "unknown", i
+		}
+		t := a.text
+		switch {
+		case t == "--" || t == "-":
+			if c && i+1 < len(args) {
+				return "c", i + 1
+			}
+			if c {
+				return "", i
+			}
+			if t == "-" || i+1 >= len(args) || s {
+				return "stdin", i
+			}
+			return "file", i + 1
+		case strings.HasPrefix(t, "--"):
+			if t == "--rcfile" || t == "--init-file" {
+				i++
+			}
+			if t == "--command" { // fish
+				c = true
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			c = c || strings.ContainsRune(t[1:], 'c')
+			s = s || strings.ContainsRune(t[1:], 's')
+			i += strings.Count(t[1:], "o") + strings.Count(t[1:], "O")
+		default:
+			if c {
+				return "c", i
+			}
+			if s {
+				return "stdin", i
+			}
+			return "file", i
+		}
+	}
+	if c {
+		return "", 0 // -c without a program: an error of the shell's
+	}
+	return "stdin", len(args)
+}
+
+// sudo unwraps sudo and doas. done says the command was recorded.
+func (w *walker) sudo(cl *call, args []arg) (rest []arg, ok, done bool) {
+	name := base(args[0].text)
+	short, long := "ugCDprtTUa", []string{"user", "group", "close-from", "chdir", "prompt", "role", "type", "command-timeout", "other-user", "host"}
+	if name == "doas" {
+		short, long = "uC", nil
+	}
+	rest, _ = skipOptions(args[1:], short, long, 0, 0)
+	opts := args[1 : len(args)-len(rest)]
+	user, _ := valueOf(opts, "u", "user")
+	if _, edit := skipOptions(opts, short, long, 0, 'e'); edit {
+		return nil, false, false
+	}
+	if d, found := valueOf(opts, "D", "chdir"); found && name == "sudo" {
+		cl.dir = d.text
+	}
+	_, shellFlag := skipOptions(opts, short, long, 0, 's')
+	_, login := skipOptions(opts, short, long, 0, 'i')
+	root := user.text == "" || user.text == "root" || user.text == "0" || user.text == "#0"
+	if len(rest) == 0 {
+		if (shellFlag || login) && cl.stdin != nil {
+			cl.sudo = cl.sudo || root
+			cl.via = append(cl.via, name)
+			return nil, false, w.stdinShell(cl, args, name)
+		}
+		return nil, false, false
+	}
+	cl.sudo = cl.sudo || root
+	return rest, true, false
+}
+
+// su unwraps su and runuser: -c PROGRAM, or runuser -u USER COMMAND.
+func (w *walker) su(cl *call, args []arg) (rest []arg, ok, done bool) {
+	name := base(args[0].text)
+	short, long := "cgGsuw", []string{"command", "group", "supp-group", "shell", "user", "whitelist-environment", "session-command"}
+	rest, _ = skipOptions(args[1:], short, long, 0, 0)
+	opts := args[1 : len(args)-len(rest)]
+	if u, found := valueOf(opts, "u", "user"); found && name == "runuser" {
+		cl.sudo = cl.sudo || u.text == "root"
+		return rest, len(rest) > 0, false
+	}
+	if len(rest) > 0 && rest[0].text == "-" {
+		rest = rest[1:]
+	}
+	user := ""
+	if len(rest) > 0 {
+		user = rest[0].text
+	}
+	cl.sudo = cl.sudo || user == "" || user == "root"
+	cl.via = append(cl.via, name)
+	if prog, found := valueOf(args[1:], "c", "command"); found { // su permutes its arguments
+		w.nestArgs(cl, args, []arg{prog}, name+" -c", false)
+		return nil, false, true
+	}
+	if cl.stdin != nil {
+		return nil, false, w.stdinShell(cl, args, name)
+	}
+	cl.via = cl.via[:len(cl.via)-1]
+	return nil, false, false
+}
+
+// env unwraps env: its options (-i, -u NAME, -C DIR, -S STRING), then
+// NAME=value words.
+func (w *walker) env(cl *call, args []arg) ([]arg, bool) {
+	rest, _ := skipOptions(args[1:], "uCSP", []string{"unset", "chdir", "split-string"}, 0, 0)
+	opts := args[1 : len(args)-len(rest)]
+	for len(rest) > 0 && rest[0].text == "-" && !rest[0].dyn { // env - is env -i
+		rest = rest[1:]
+	}
+	if d, found := valueOf(opts, "C", "chdir"); found {
+		if d.dyn {
+			cl.dirDyn = true
+		} else {
+			cl.dir = joinDir(cl.dir, d.text)
+		}
+	}
+	for len(rest) > 0 && isAssignment(rest[0].text) {
+		cl.env = append(cl.env, rest[0].text)
+		if rest[0].w != nil {
+			cl.dropped = append(cl.dropped, rest[0].w)
+		}
+		rest = rest[1:]
+	}
+	if split, found := valueOf(opts, "S", "split-string"); found {
+		// env -S splits its string into words, with quotes, as a shell
+		// would for one simple command.
+		words, ok := w.splitWords(cl.sc, split)
+		if !ok {
+			w.unknownProgram(cl, args, ProgramArg)
+			return nil, false
+		}
+		rest = append(words, rest...)
+	}
+	return rest, len(rest) > 0
+}
+
+// splitWords reads a string as the words of one simple command.
+func (w *walker) splitWords(sc *scope, s arg) ([]arg, bool) {
+	if s.dyn || len(s.text) > w.budget {
+		return nil, false
+	}
+	w.budget -= len(s.text) // env -S inside env -S: counted as nested programs are
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s.text), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(f.Stmts[0].Redirs) > 0 {
+		return nil, false
+	}
+	in := *sc
+	in.src = s.text
+	out := w.words(&in, ce.Args)
+	for i := range out {
+		out[i].w = nil // their substitutions are not run
+	}
+	return out, true
+}
+
+// parallel unwraps GNU parallel: the command and its ::: inputs, or, with
+// no command, each input as a program. It reports whether it recorded.
+func (w *walker) parallel(cl *call, args []arg) bool {
+	rest, _ := skipOptions(args[1:], "jSaIdEnNLPC", []string{"jobs", "sshlogin", "arg-file", "colsep", "delimiter", "joblog", "results", "tmpdir", "workdir", "tagstring", "timeout", "retries", "halt", "max-procs", "max-args", "max-replace-args", "max-lines", "eof", "basefile", "env", "return"}, 0, 0)
+	var cmd, inputs []arg
+	seps := false
+	for _, a := range rest {
+		if strings.HasPrefix(a.text, ":::") && strings.Trim(a.text, ":+") == "" {
+			seps = true
+			continue
+		}
+		if seps {
+			inputs = append(inputs, a)
+		} else {
+			cmd = append(cmd, a)
+		}
+	}
+	if len(cmd) == 0 && !seps {
+		return false
+	}
+	for _, a := range args[:len(args)-len(rest)] {
+		if a.w != nil {
+			cl.dropped = append(cl.dropped, a.w)
+		}
+	}
+	cl.via = append(cl.via, "parallel")
+	if len(cmd) == 0 {
+		for _, in := range inputs {
+			one := *cl
+			w.nestArgs(&one, args, []arg{in}, "parallel", false)
+		}
+		return true
+	}
+	w.run(cl, append(cmd, inputs...))
+	return true
+}
+
+// findExec records the commands that find -exec, -execdir, -ok and -okdir
+// run, up to their ; or +.
+func (w *walker) findExec(cl *call, args []arg, idx int) {
+	for i := 1; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+			j++
+		}
+		if j > i+1 {
+			in := cl.sc.sub()
+			in.parent, in.inArg, in.pipe, in.stdin = idx, -1, 0, nil
+			inner := make([]arg, j-i-1)
+			copy(inner, args[i+1:j])
+			for k := range inner {
+				inner[k].w = nil // walked as find's words
+			}
+			w.run(&call{sc: in, via: push(cl.via, "find -exec"), sudo: cl.sudo}, inner)
+		}
+		i = j
+	}
+}
+
+// skipOptions skips the options in front of a wrapped command: short
+// letters in withArg and the long names in long take a value (in the same
+// word or the next); then skip operands (timeout's duration). It returns
+// the words from the command on, and whether the short option flag was
+// given.
+func skipOptions(args []arg, withArg string, long []string, skip int, flag byte) ([]arg, bool) {
+	seen := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i].text
+		if args[i].dyn {
+			break
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, eq := strings.Cut(a[2:], "=")
+			if !eq && takesValue(name, long) {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			if a[j] == flag {
+				seen = true
+			}
+			if strings.IndexByte(withArg, a[j]) >= 0 {
+				if j == len(a)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	if i > len(args) {
+		i = len(args)
+	}
+	i += skip
+	if i > len(args) {
+		i = len(args)
+	}
+	return args[i:], seen
+}
+
+// takesValue reports whether a long option, or an abbreviation of it (as
+// getopt_long accepts), is one of long.
+func takesValue(name string, long []string) bool {
+	for _, l := range long {
+		if l == name || len(name) >= 2 && strings.HasPrefix(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOf finds the value of the option -short or --long among options.
+func valueOf(opts []arg, short, long string) (arg, bool) {
+	var v arg
+	found := false
+	for i := 0; i < len(opts); i++ {
+		a := opts[i].text
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			name, val, eq := strings.Cut(a[2:], "=")
+			if long == "" || !(name == long || len(name) >= 2 && strings.HasPrefix(long, name)) {
+				continue
+			}
+			found = true
+			if eq {
+				v = arg{text: val, unset: val, dyn: opts[i].dyn}
+			} else if i+1 < len(opts) {
+				i++
+				v = opts[i]
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		if j := strings.Index(a[1:], short); j >= 0 {
+			found = true
+			if j+2 < len(a) {
+				val := a[j+2:]
+				v = arg{text: val, unset: val, dyn: opts[i].dyn}
+			} else if i+1 < len(opts) {
+				i++
+				v = opts[i]
+			}
+		}
+	}
+	return v, found
+}
+
+// isAssignment reports whether a word is NAME=value.
+func isAssignment(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || (j > 0 && '0' <= c && c <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
