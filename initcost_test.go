@@ -84,11 +84,15 @@ var initAllowance = map[string]initCost{
 	"github.com/expr-lang/expr/parser/lexer":    {128, 2, "expr's lexer"},
 	"github.com/expr-lang/expr/file":            {96, 2, "expr's error positions: a strings.Replacer"},
 
+	// mvdan.cc/sh reads agents' shell commands (internal/shellcmd); expand
+	// gives bash's brace expansion and printf, so neither is written here.
+	"mvdan.cc/sh/v3/expand":   {4928, 70, "the variable names bash sets itself, and its printf verbs"},
+	"mvdan.cc/sh/v3/fileutil": {15216, 104, "two regular expressions (shebang and file extension), linked through expand"},
+
 	// hookshim's own packages.
 	"github.com/hookshim/hookshim/internal/provider": {2496, 27, "the table of tools, read by every call"},
-	"github.com/hookshim/hookshim/internal/cli":      {536, 4, "the commands' tables and errors"},
 	"github.com/hookshim/hookshim/internal/trust":    {256, 2, "the set of shells whose scripts an allowance pins"},
-	"github.com/hookshim/hookshim/internal/policy":   {248, 6, "the policy pack's specs and errors"},
+	"github.com/hookshim/hookshim/internal/policy":   {424, 10, "the policy pack's specs and errors"},
 	"github.com/hookshim/hookshim/internal/rule":     {96, 5, "the rule functions and the compiler's configuration, built on first use"},
 	"github.com/hookshim/hookshim/internal/private":  {72, 2, "the user's id, asked on first use"},
 	"github.com/hookshim/hookshim/internal/shellcmd": {72, 2, "a replacer built on first use"},
