@@ -384,13 +384,13 @@ func TestLinear(t *testing.T) {
 		for _, p := range ps {
 			p.Eval(ev)
 		}
-		assert.Less(t, time.Since(start), time.Minute, "%.40s…", line) // quadratic takes hours
+		assert.Less(t, time.Since(start), 5*time.Second, "%.40s…", line)
 	}
 	prompt := strings.Repeat("sk-a AKIA ghp_ eyJx ", 50000)
 	start := time.Now()
 	p, _ := Compile("hookshim/prompt-secrets", nil)
 	p.Eval(eventFor(Example{Text: prompt}, nil))
-	assert.Less(t, time.Since(start), time.Minute)
+	assert.Less(t, time.Since(start), 5*time.Second)
 }
 
 // TestConfigFiles: a package manager's settings file is secret only when

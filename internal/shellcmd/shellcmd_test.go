@@ -161,7 +161,7 @@ func TestLinear(t *testing.T) {
 	} {
 		start := time.Now()
 		_, _ = Commands(line)
-		assert.Less(t, time.Since(start), time.Minute, "%d bytes", len(line)) // quadratic takes hours
+		assert.Less(t, time.Since(start), 5*time.Second, "%d bytes", len(line))
 	}
 }
 
