@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,6 +58,7 @@ func TestDialectHooks(t *testing.T) {
 			t.Cleanup(func() { os.Setenv(v, old) })
 		}
 	}
+	pinPython(t)
 	dir, err := filepath.Abs("testdata/hooks")
 	require.NoError(t, err)
 	goldens := map[string]*goldenLog{}
@@ -76,36 +78,36 @@ func TestDialectHooks(t *testing.T) {
 			t.Parallel()
 			var entries []string
 			for _, e := range g.cases {
-				entries = append(entries, strings.Replace(e, "COMMAND", filepath.Join(dir, file), 1))
+				// A timeout that only a hang reaches: hundreds of
+				// interpreters started one after the other take
+				// seconds each on a loaded machine.
+				entries = append(entries, strings.Replace(e, `"COMMAND"`, `"`+filepath.Join(dir, file)+`","timeout":300`, 1))
 			}
 			doc := `{"spec":"hooks/0.1","hooks":[` + strings.Join(entries, ",") + `]}`
 			f, err := config.Parse(filepath.Join(dir, "openhook.json"), []byte(doc))
 			require.NoError(t, err)
 			configs := []config.Found{{File: f}}
+			// The fixtures are answered a few at a time, each into its
+			// own part of the log, which is then written in their order.
+			samples := hookshim.Samples()
+			parts := make([]string, len(samples))
+			var wg sync.WaitGroup
+			slots := make(chan struct{}, 8)
+			for i, s := range samples {
+				wg.Add(1)
+				slots <- struct{}{}
+				go func() {
+					defer func() { <-slots; wg.Done() }()
+					parts[i] = answerLog(s, configs)
+				}()
+			}
+			wg.Wait()
 			var out bytes.Buffer
 			ran := 0
-			for _, s := range hookshim.Samples() {
-				ans, rec := pipeline.Call(s.Raw, nil, func(string) string { return "" },
-					pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Configs: configs})
-				if len(rec.Matched) == 0 {
-					continue
-				}
-				ran++
-				fmt.Fprintf(&out, "== %s/%s (%s -> %s)\n", s.Provider.ID, strings.TrimSuffix(s.Name, ".json"), rec.Native, rec.Canonical)
-				fmt.Fprintf(&out, "exit %d\n", ans.Exit)
-				if len(ans.Stdout) > 0 {
-					fmt.Fprintf(&out, "stdout %s\n", bytes.TrimRight(ans.Stdout, "\n"))
-				}
-				if ans.Stderr != "" {
-					fmt.Fprintf(&out, "stderr %s\n", strings.TrimRight(ans.Stderr, "\n"))
-				}
-				for _, n := range rec.Notes {
-					if strings.HasPrefix(n, "dialect ") {
-						fmt.Fprintf(&out, "note %s\n", n)
-					}
-				}
-				for _, w := range rec.Warnings() {
-					fmt.Fprintf(&out, "warning %s\n", w)
+			for _, p := range parts {
+				if p != "" {
+					ran++
+					out.WriteString(p)
 				}
 			}
 			require.NotZero(t, ran, "no fixture ran %s", file)
@@ -122,6 +124,52 @@ func TestDialectHooks(t *testing.T) {
 }
 
 type goldenLog struct{ cases []string }
+
+// pinPython puts the folder of the interpreter that python3 in PATH runs
+// first in PATH, for the hooks' #!/usr/bin/env python3: a version
+// manager's python3 (pyenv's, asdf's) is a shell script that starts a
+// dozen processes on every call before the interpreter, and with a
+// hundred calls here that took minutes on a loaded machine.
+func pinPython(t *testing.T) {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	require.NoError(t, err)
+	exe := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(exe) {
+		return
+	}
+	old := os.Getenv("PATH")
+	os.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+old)
+	t.Cleanup(func() { os.Setenv("PATH", old) })
+}
+
+// answerLog is one fixture's part of a hook's golden log: what the tool
+// got and what the call noted about the dialect; "" when no hook matched.
+// The deadline is one only a hang reaches, as the hooks' timeouts are.
+func answerLog(s hookshim.Sample, configs []config.Found) string {
+	ans, rec := pipeline.Call(s.Raw, nil, func(string) string { return "" },
+		pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Configs: configs, Timeout: 10 * time.Minute})
+	if len(rec.Matched) == 0 {
+		return ""
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "== %s/%s (%s -> %s)\n", s.Provider.ID, strings.TrimSuffix(s.Name, ".json"), rec.Native, rec.Canonical)
+	fmt.Fprintf(&out, "exit %d\n", ans.Exit)
+	if len(ans.Stdout) > 0 {
+		fmt.Fprintf(&out, "stdout %s\n", bytes.TrimRight(ans.Stdout, "\n"))
+	}
+	if ans.Stderr != "" {
+		fmt.Fprintf(&out, "stderr %s\n", strings.TrimRight(ans.Stderr, "\n"))
+	}
+	for _, n := range rec.Notes {
+		if strings.HasPrefix(n, "dialect ") {
+			fmt.Fprintf(&out, "note %s\n", n)
+		}
+	}
+	for _, w := range rec.Warnings() {
+		fmt.Fprintf(&out, "warning %s\n", w)
+	}
+	return out.String()
+}
 
 // TestDialectPayloads speaks every dialect for every sample payload of
 // every tool: each payload is one JSON object naming the dialect's event

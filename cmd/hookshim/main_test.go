@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
@@ -45,6 +47,19 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOOKSHIM_LOG", "")
 			env.Setenv("HOOKSHIM_CONFIG", "")
 			env.Setenv("XDG_RUNTIME_DIR", env.WorkDir+"/.run")
+			// A home of each script's own (testscript's /no-home is one
+			// folder for every run on the machine, which root may create).
+			env.Setenv("HOME", env.WorkDir+"/.home")
+			// Each script is a repository of its own unless it makes one
+			// inside: install, doctor and the branch policies look for
+			// .git upwards, and must not find one above the work folder
+			// (a stray /tmp/.git made every script's project /tmp). An
+			// empty .git file names no branch, as no repository does.
+			if _, err := os.Lstat(env.WorkDir + "/.git"); errors.Is(err, fs.ErrNotExist) {
+				if err := os.WriteFile(env.WorkDir+"/.git", nil, 0o644); err != nil {
+					return err
+				}
+			}
 			// Most scripts are about the protocol, not trust: they run the
 			// project config without `hookshim allow`. trust_*.txtar unset
 			// this and test the gate itself.

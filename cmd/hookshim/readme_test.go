@@ -97,8 +97,10 @@ func runReadmeBlocks(t *testing.T, label string, minScripts int, steps ...string
 	cmd := exec.Command("sh", "-e", "-c", script)
 	cmd.Dir = work
 	// The environment of a new user: this hookshim on PATH (TestMain puts
-	// it there), nothing of hookshim's or the user's own.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8"}
+	// it there), nothing of hookshim's or the user's own. A TMPDIR of the
+	// test's own: without one, duplicate detection keeps its claims in a
+	// folder every test run on the machine shares (/dev/shm).
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "TMPDIR=" + t.TempDir()}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "README %s failed:\n%s\nstderr:\n%s", label, script, stderr.String())
@@ -122,7 +124,7 @@ func TestReadmePack(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command("sh", "-e", "-c", scripts[0])
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8", "TMPDIR=" + t.TempDir()}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "README pack example failed:\n%s\nstderr:\n%s", scripts[0], stderr.String())

@@ -22,6 +22,9 @@ func TestDoctorJSONLastCalls(t *testing.T) {
 	}
 	work := t.TempDir()
 	t.Chdir(work)
+	// A repository of its own: doctor's project is the folder with .git
+	// upwards, which must not be one above the test's (a stray /tmp/.git).
+	require.NoError(t, os.Mkdir(filepath.Join(work, ".git"), 0o755))
 	bin := filepath.Join(work, "bin", "hookshim")
 	require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
 	// Answers "version" as this hookshim does.

@@ -62,7 +62,7 @@ func TestCanonicalDeepNestingIsLinear(t *testing.T) {
 	start := time.Now()
 	canonical(arrays)
 	canonical(objects)
-	require.Less(t, time.Since(start), 10*time.Second)
+	require.Less(t, time.Since(start), time.Minute, "quadratic takes hours here; linear, milliseconds")
 
 	reordered := strings.Repeat(`{"a":`, depth) + `0,"b":1` + strings.Repeat(`,"b":1}`, depth-1) + "}"
 	require.NotEqual(t, canonical(objects), canonical(reordered))

@@ -206,10 +206,17 @@ func TestFind(t *testing.T) {
 func TestFollowAcrossRotation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	require.NoError(t, Append(path, Encode(entry("before"), nil), 0, false))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a bound for a hang only
 	defer cancel()
 	var mu sync.Mutex
 	var got []string
+	seen := func(n int) func() bool {
+		return func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(got) >= n
+		}
+	}
 	done := make(chan error)
 	go func() {
 		done <- Follow(ctx, path, 10*time.Millisecond, func(r *Record) error {
@@ -222,14 +229,32 @@ func TestFollowAcrossRotation(t *testing.T) {
 			return nil
 		})
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Each record is appended once the follower has the one before: it
+	// reads from where the file ended when it opened it, and polls.
+	require.Eventually(t, func() bool { return opened(path) }, time.Minute, 5*time.Millisecond)
 	require.NoError(t, Append(path, Encode(entry("one"), nil), 0, false))
-	time.Sleep(50 * time.Millisecond)
+	require.Eventually(t, seen(1), time.Minute, 5*time.Millisecond)
 	require.NoError(t, Append(path, Encode(entry("two"), nil), 1, false)) // rotates
-	time.Sleep(50 * time.Millisecond)
+	require.Eventually(t, seen(2), time.Minute, 5*time.Millisecond)
 	require.NoError(t, Append(path, Encode(entry("three"), nil), 0, false))
 	require.NoError(t, <-done)
 	assert.Equal(t, []string{"one", "two", "three"}, got, "only new records, across a rotation")
+}
+
+// opened reports whether this process has path open. Without /proc to
+// tell, it waits a moment and says yes.
+func opened(path string) bool {
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		time.Sleep(100 * time.Millisecond)
+		return true
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == path {
+			return true
+		}
+	}
+	return false
 }
 
 func TestConcurrentAppend(t *testing.T) {

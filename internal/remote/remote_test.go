@@ -24,7 +24,7 @@ func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
 
 func post(t *testing.T, c *remotecall.Call) ([]byte, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a bound for a hang only
 	defer cancel()
 	return Post(ctx, c, []byte(`{"openhook":"0.1"}`))
 }
@@ -89,7 +89,7 @@ func TestPostTimeout(t *testing.T) {
 	start := time.Now()
 	_, err := Post(ctx, &remotecall.Call{URL: s.URL}, nil)
 	require.ErrorContains(t, err, "no answer in time")
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), time.Minute, "the server never answers: only the deadline ends the wait")
 }
 
 func TestPostRefused(t *testing.T) {
@@ -161,7 +161,7 @@ func TestAnswer(t *testing.T) {
 	start := time.Now()
 	_, err = Answer(strings.Repeat("{", 1<<20))
 	require.Error(t, err)
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), time.Minute, "scanned from every brace, it takes hours")
 }
 
 func TestPrompt(t *testing.T) {

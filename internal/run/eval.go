@@ -33,8 +33,13 @@ func (r *Runner) eval(ctx context.Context, j Job, res Result, limit time.Duratio
 	select {
 	case a = <-done:
 	case <-ctx.Done():
-		// Eval should have returned by now; its answer, late, is not read.
-		a.err = ctx.Err()
+		// Eval should have returned by now; its answer, late, is not
+		// read, unless it came at the deadline (select picks either).
+		select {
+		case a = <-done:
+		default:
+			a.err = ctx.Err()
+		}
 	}
 	res.Duration = time.Since(start)
 	switch {

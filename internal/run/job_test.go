@@ -13,9 +13,11 @@ import (
 )
 
 // A job with Eval runs no process: its answer, its error, its panic and
-// its overrun each end as a command handler's would.
+// its overrun each end as a command handler's would. Only the one that
+// never answers has a short timeout.
 func TestEvalJobs(t *testing.T) {
-	h := &config.Hook{Name: "rule", Timeout: 50 * time.Millisecond}
+	h := &config.Hook{Name: "rule", Timeout: time.Minute}
+	short := &config.Hook{Name: "rule", Timeout: 50 * time.Millisecond}
 	deny := func(context.Context) (decision.Output, error) {
 		return decision.Output{Decision: decision.Deny, Reason: "no"}, nil
 	}
@@ -23,7 +25,7 @@ func TestEvalJobs(t *testing.T) {
 	panics := func(context.Context) (decision.Output, error) { panic("boom") }
 	slow := func(ctx context.Context) (decision.Output, error) { <-ctx.Done(); return decision.Output{}, ctx.Err() }
 	res := (&Runner{}).RunJobs(context.Background(), []Job{
-		{Hook: h, Eval: deny}, {Hook: h, Eval: broken}, {Hook: h, Eval: panics}, {Hook: h, Eval: slow},
+		{Hook: h, Eval: deny}, {Hook: h, Eval: broken}, {Hook: h, Eval: panics}, {Hook: short, Eval: slow},
 	})
 	require.NoError(t, res[0].Err)
 	require.Equal(t, decision.Deny, res[0].Output.Decision)
@@ -37,7 +39,7 @@ func TestEvalJobs(t *testing.T) {
 // An async hook with Eval is answered in the call: only a process can be
 // left running.
 func TestEvalJobNeverAsync(t *testing.T) {
-	h := &config.Hook{Name: "rule", Timeout: time.Second, Async: true}
+	h := &config.Hook{Name: "rule", Timeout: time.Minute, Async: true}
 	res := (&Runner{}).RunJobs(context.Background(), []Job{{Hook: h, Eval: func(context.Context) (decision.Output, error) {
 		return decision.Output{Context: "noted"}, nil
 	}}})

@@ -2,7 +2,10 @@
 
 package run
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 var shell = []string{"cmd", "/C"}
 
@@ -12,3 +15,7 @@ func detach(cmd *exec.Cmd) {}
 
 // killGroup does nothing where handlers have no group of their own.
 func killGroup(cmd *exec.Cmd) {}
+
+// exitedByItself cannot tell here: a process killed at its deadline ends
+// with an exit code, as one that exited does. The deadline decides.
+func exitedByItself(*os.ProcessState) bool { return false }

@@ -3,6 +3,7 @@
 package run
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -39,4 +40,10 @@ func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+// exitedByItself reports whether the handler's process ended by exiting,
+// not by a signal (the kill at its deadline, or at a signal to hookshim).
+func exitedByItself(ps *os.ProcessState) bool {
+	return ps != nil && ps.Exited()
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,17 +19,21 @@ import (
 )
 
 // alive reports whether pid runs (a zombie does not: it is dead and only
-// waits for whoever adopted it to reap it).
+// waits for whoever adopted it to reap it; nor does a process whose /proc
+// entry went away after the kill -0, as it was being reaped).
 func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		if _, after, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(after, "Z") {
-			return false
-		}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		return true // no /proc: the kill -0 is all there is to know
 	}
-	return true
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, after, ok := strings.Cut(string(stat), ") ")
+	return ok && !strings.HasPrefix(after, "Z") && !strings.HasPrefix(after, "X")
 }
 
 // pids reads the process ids a handler wrote into file, one a line,
@@ -45,7 +50,7 @@ func pids(t *testing.T, file string, n int) []int {
 			out = append(out, p)
 		}
 		return len(out) >= n
-	}, 5*time.Second, 10*time.Millisecond)
+	}, hang, 10*time.Millisecond)
 	return out
 }
 
@@ -58,7 +63,7 @@ func requireGone(t *testing.T, ps []int) {
 			}
 		}
 		return true
-	}, 2*time.Second, 10*time.Millisecond, "left running: %v", ps)
+	}, hang, 10*time.Millisecond, "left running: %v", ps)
 }
 
 // Children a handler leaves behind are killed with its group once its
@@ -90,25 +95,14 @@ func TestAsyncOutlivesTheCall(t *testing.T) {
 func TestSignalStopsHandlers(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			a := hook(t, `sleep 30 >/dev/null 2>&1 & echo $! >>pids; echo $$ >>pids; sleep 30`)
-			b := hook(t, `sleep 30 & echo $! >>pids; echo $$ >>pids; wait`)
+			a := hook(t, `sleep 600 >/dev/null 2>&1 & echo $! >>pids; echo $$ >>pids; sleep 600`)
+			b := hook(t, `sleep 600 & echo $! >>pids; echo $$ >>pids; wait`)
 			done := make(chan []Result)
-			start := time.Now()
 			go func() {
 				done <- (&Runner{}).Run(context.Background(), []*config.Hook{a, b}, pieces(100))
 			}()
 			ps := append(pids(t, filepath.Join(a.Dir, "pids"), 2), pids(t, filepath.Join(b.Dir, "pids"), 2)...)
-			// The watch is set up once the last handler has started
-			// (watch): give a loaded machine time to set it up.
-			time.Sleep(100 * time.Millisecond)
-			require.NoError(t, syscall.Kill(os.Getpid(), sig))
-			var res []Result
-			select {
-			case res = <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatal("Run did not return")
-			}
-			require.Less(t, time.Since(start), 5*time.Second)
+			res := signalUntilReturned(t, sig, done)
 			for _, r := range res {
 				e, ok := r.Err.(*Error)
 				require.True(t, ok, "%v", r.Err)
@@ -121,25 +115,44 @@ func TestSignalStopsHandlers(t *testing.T) {
 	}
 }
 
+// signalUntilReturned sends sig to this process until Run returns its
+// results on done. The watch is set up a moment after the last handler has
+// started (watch), later on a loaded machine, and only the watch makes Run
+// return before the handlers end (they hang): it is signalled again until
+// it does, for up to a minute. The test's own Notify keeps a signal sent
+// before the watch is up from ending the test binary.
+func signalUntilReturned(t *testing.T, sig syscall.Signal, done <-chan []Result) []Result {
+	t.Helper()
+	mine := make(chan os.Signal, 1)
+	signal.Notify(mine, sig)
+	defer signal.Stop(mine)
+	again := time.NewTicker(100 * time.Millisecond)
+	defer again.Stop()
+	bound := time.After(hang)
+	for {
+		require.NoError(t, syscall.Kill(os.Getpid(), sig))
+		select {
+		case res := <-done:
+			return res
+		case <-again.C:
+		case <-bound:
+			t.Fatal("Run did not return")
+		}
+	}
+}
+
 // The watch is set up once the last handler has started; when that one
-// cannot start, the others are watched all the same. (Without the watch,
-// the SIGTERM below ends the test binary.)
+// cannot start, the others are watched all the same (else Run would wait
+// for them).
 func TestSignalStopsHandlersWhenLastDidNotStart(t *testing.T) {
-	a := hook(t, `echo $$ >>pids; sleep 30`)
+	a := hook(t, `echo $$ >>pids; sleep 600`)
 	b := hook(t, filepath.Join(t.TempDir(), "no-such-handler"))
 	done := make(chan []Result)
 	go func() {
 		done <- (&Runner{}).Run(context.Background(), []*config.Hook{a, b}, pieces(100))
 	}()
 	ps := pids(t, filepath.Join(a.Dir, "pids"), 1)
-	time.Sleep(100 * time.Millisecond)
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	var res []Result
-	select {
-	case res = <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	res := signalUntilReturned(t, syscall.SIGTERM, done)
 	e, ok := res[0].Err.(*Error)
 	require.True(t, ok, "%v", res[0].Err)
 	require.Equal(t, Stopped, e.Kind)

@@ -197,7 +197,13 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
 	if cmd.ProcessState != nil {
 		res.Exit = cmd.ProcessState.ExitCode()
 	}
-	if ctx.Err() == context.DeadlineExceeded {
+	// A handler that exited by itself has answered, even when the deadline
+	// passed while hookshim reaped it or waited out WaitDelay for a child
+	// holding its pipes: its answer is whole, and the call still has the
+	// margin before the tool's own timeout to give it. Only a handler the
+	// deadline or a signal killed has no answer.
+	exited := exitedByItself(cmd.ProcessState)
+	if ctx.Err() == context.DeadlineExceeded && !exited {
 		res.TimedOut = true
 		res.Exit = -1
 		if h.Blocking && h.TimeoutAction == "block" {
@@ -208,7 +214,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
 		res.Err = timedOut(h, limit)
 		return res
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !exited {
 		res.Err = &Error{Kind: Stopped, Msg: fmt.Sprintf("stopped: %v; its process group was killed", context.Cause(ctx))}
 		return res
 	}
@@ -221,8 +227,10 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
 			"print one JSON answer on stdout; send logs to a file")
 		return res
 	}
+	// A handler that exited was started: the error Wait gives it then is
+	// the context's, when the deadline came as it was being reaped.
 	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+	if err != nil && !exited && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
 		res.Err = notStarted(h, err)
 		return res
 	}

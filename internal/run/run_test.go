@@ -17,8 +17,13 @@ func hook(t *testing.T, command string) *config.Hook {
 	if runtime.GOOS == "windows" {
 		t.Skip("the handlers here are sh scripts")
 	}
-	return &config.Hook{Name: "h", Command: command, Dir: t.TempDir(), Timeout: 10 * time.Second, Blocking: true}
+	return &config.Hook{Name: "h", Command: command, Dir: t.TempDir(), Timeout: hang, Blocking: true}
 }
+
+// hang is the timeout of the handlers here that are expected to answer:
+// reached only when something hangs, never by a slow start on a loaded
+// machine.
+const hang = time.Minute
 
 // pieces splits n bytes into a few pieces, as normalize.EnvelopeParts does.
 func pieces(n int) [][]byte {
@@ -38,35 +43,54 @@ func TestEnvelopeArrivesWhole(t *testing.T) {
 }
 
 // A handler that answers without reading a large envelope is not held up
-// by the bytes it left unread, nor is hookshim.
+// by the bytes it left unread, nor is hookshim (held up, it would time out).
 func TestUnreadEnvelope(t *testing.T) {
 	h := hook(t, `echo '{"decision":"deny","reason":"no"}'`)
-	start := time.Now()
 	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
 	require.NoError(t, res[0].Err)
+	require.False(t, res[0].TimedOut)
 	require.Equal(t, "no", res[0].Output.Reason)
-	require.Less(t, time.Since(start), 5*time.Second)
 }
 
 // A child left behind holding stdin open, without reading it, does not
-// keep hookshim past the handler's exit and the wait delay.
+// keep hookshim past the handler's exit and the wait delay: Run returns
+// long before the child would end.
 func TestLeftoverChildHoldsTheEnvelope(t *testing.T) {
-	h := hook(t, `sleep 3 <&0 >/dev/null 2>&1 & echo '{"decision":"allow"}'`)
+	h := hook(t, `sleep 120 <&0 >/dev/null 2>&1 & echo '{"decision":"allow"}'`)
 	start := time.Now()
 	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
 	require.NoError(t, res[0].Err)
-	require.Less(t, time.Since(start), 2500*time.Millisecond)
+	require.Less(t, time.Since(start), hang)
+}
+
+// A handler that exited with its answer has answered, though its deadline
+// passed while hookshim waited (WaitDelay) for a child it left holding
+// its stdout. Tried again while a loaded machine does not let the handler
+// exit before its deadline at all, which is another case.
+func TestAnswerBeforeTheDeadlineStands(t *testing.T) {
+	h := hook(t, `sleep 600 & echo '{"decision":"deny","reason":"in time"}'`)
+	h.Timeout = WaitDelay - 50*time.Millisecond
+	for try := 1; ; try++ {
+		res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(100))
+		if res[0].Exit != 0 && try < 50 {
+			continue // killed before it exited
+		}
+		require.NoError(t, res[0].Err, "try %d", try)
+		require.False(t, res[0].TimedOut)
+		require.Equal(t, "in time", res[0].Output.Reason)
+		return
+	}
 }
 
 // A handler past its deadline is killed with its group, while hookshim is
-// still writing its envelope.
+// still writing its envelope: Run returns long before the handler would.
 func TestTimeoutWhileFeeding(t *testing.T) {
-	h := hook(t, `sleep 30`)
+	h := hook(t, `sleep 600`)
 	h.Timeout = 300 * time.Millisecond
 	start := time.Now()
 	res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(8<<20))
 	require.True(t, res[0].TimedOut)
-	require.Less(t, time.Since(start), 5*time.Second)
+	require.Less(t, time.Since(start), hang)
 }
 
 // A NUL in a value (from a payload's session_id or cwd, or a config)
@@ -85,11 +109,12 @@ func TestEnvironNUL(t *testing.T) {
 
 // A handler that prints past the cap is stopped there: hookshim neither
 // reads nor keeps the rest, and the handler fails, whichever stream it
-// floods and whether or not it minds a closed pipe.
+// floods and whether or not it minds a closed pipe. The floods never end:
+// a handler not stopped would time out.
 func TestOutputCap(t *testing.T) {
 	for _, c := range []struct{ name, command, stream string }{
-		{"stdout, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a`, "stdout"},
-		{"stderr, 1 GB", `head -c 1000000000 /dev/zero | tr '\0' a >&2; echo '{}'`, "stderr"},
+		{"stdout, endless", `tr '\0' a </dev/zero`, "stdout"},
+		{"stderr, endless", `tr '\0' a </dev/zero >&2; echo '{}'`, "stderr"},
 		{"ignores SIGPIPE", `trap '' PIPE; while :; do echo '{"decision":"allow"}'; done`, "stdout"},
 		{"5 MB answer", `printf '{"decision":"allow","reason":"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"}'`, "stdout"},
 	} {
@@ -97,9 +122,7 @@ func TestOutputCap(t *testing.T) {
 			h := hook(t, c.command)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			start := time.Now()
 			res := (&Runner{}).Run(context.Background(), []*config.Hook{h}, pieces(100))
-			took := time.Since(start)
 			runtime.ReadMemStats(&after)
 			e, ok := res[0].Err.(*Error)
 			require.True(t, ok, "%v", res[0].Err)
@@ -107,7 +130,6 @@ func TestOutputCap(t *testing.T) {
 			require.Contains(t, e.Msg, "printed more than 1048576 bytes on "+c.stream)
 			require.True(t, res[0].Output.Empty(), "its answer is not read")
 			require.False(t, res[0].TimedOut)
-			require.Less(t, took, 3*time.Second)
 			require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "allocated")
 		})
 	}
