@@ -188,8 +188,8 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git \"$@\"", want: ask},
 		{line: "git -c alias.nuke='reset --hard' nuke", want: ask},
 		{line: "git $cmd; git clean -f", want: deny},
-		{line: "git reset --hard \"unclosed", want: ask},
-		{line: "git status \"unclosed"},
+		{line: "git reset --hard \"unclosed", want: deny}, // read up to the problem
+		{line: "git status \"unclosed", want: ask}, // unreadable: unsure, whatever it runs
 		{line: "git diff --name-only | xargs git checkout --", want: deny},
 		{line: "git diff --name-only | xargs git checkout", want: ask},
 		{line: "git diff --name-only | xargs git restore", want: deny},
@@ -252,7 +252,7 @@ func TestGitDiscardParams(t *testing.T) {
 	for with, msg := range map[string]string{
 		`{"allow": ["stash-drop"]}`: `hookshim/git-discard: "stash-drop" is not a git subcommand this policy reports (known: reset, clean, `,
 		`{"allow": "clean"}`:        `hookshim/git-discard: "allow" must be an array of strings`,
-		`{"allowed": []}`:           `hookshim/git-discard: unknown parameter "allowed" (known: decision, allow)`,
+		`{"allowed": []}`:           `hookshim/git-discard: unknown parameter "allowed" (known: decision, unsure, allow)`,
 	} {
 		_, err := Compile("hookshim/git-discard", []byte(with))
 		var pe *Error

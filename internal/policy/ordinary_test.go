@@ -40,7 +40,7 @@ var ordinary = []string{
 	"[[ -n \"$CI\" ]] && echo ci", "if [ -z \"$X\" ]; then echo empty; fi", "xargs -n1 echo < list.txt",
 	"find . -name '*.pyc' -delete", "find . -type d -name __pycache__ -exec rm -rf {} +",
 	"trap 'rm -f \"$tmp\"' EXIT; tmp=$(mktemp); echo x > \"$tmp\"",
-	"git clean -fdx -e build", "docker compose up -d", "kubectl get pods -n default",
+	"docker compose up -d", "kubectl get pods -n default",
 	"cd .. && ls", "cd ~ && ls", "echo 'rm -rf /' > notes.txt", "watch -n 1 'ls -la'",
 }
 
