@@ -184,7 +184,7 @@ func TestProtectedBranches(t *testing.T) {
 		{line: "git -c alias.pf='push -f' pf origin main; git push -f origin main", want: deny},
 		{line: "git push -f origin $BRANCH", want: ask},
 		{line: "git push -f origin main \"unclosed", want: deny}, // read up to the problem
-		{line: "git status \"unclosed", want: ask}, // unreadable: unsure, whatever it runs
+		{line: "git status \"unclosed", want: ask},               // unreadable: unsure, whatever it runs
 		{line: "echo main | xargs git push -f origin", want: ask},
 		{line: "echo x | xargs git push origin --delete", want: ask},
 		{line: "echo x | xargs git push -f origin main", want: deny},

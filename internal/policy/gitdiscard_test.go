@@ -189,7 +189,7 @@ func TestGitDiscard(t *testing.T) {
 		{line: "git -c alias.nuke='reset --hard' nuke", want: ask},
 		{line: "git $cmd; git clean -f", want: deny},
 		{line: "git reset --hard \"unclosed", want: deny}, // read up to the problem
-		{line: "git status \"unclosed", want: ask}, // unreadable: unsure, whatever it runs
+		{line: "git status \"unclosed", want: ask},        // unreadable: unsure, whatever it runs
 		{line: "git diff --name-only | xargs git checkout --", want: deny},
 		{line: "git diff --name-only | xargs git checkout", want: ask},
 		{line: "git diff --name-only | xargs git restore", want: deny},
