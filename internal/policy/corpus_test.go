@@ -150,10 +150,10 @@ func TestCorpus(t *testing.T) {
 		total.allow += s.allow
 		total.flagged += s.flagged
 		if s.recall() < minRecall {
-			t.Errorf("%s: recall %.1f%% is under %.0f%%; missed block cases:\n%s", name, 100*s.recall(), 100*minRecall, firstLines(s.missed, 30))
+			t.Errorf("%s: recall %.1f%% is under %.0f%%; missed block cases:\n%s", name, 100*s.recall(), 100*minRecall, firstLines(s.missed, 300))
 		}
 		if s.flaggedRate() > maxFlagged {
-			t.Errorf("%s: %.1f%% of allow cases flagged, over %.0f%%:\n%s", name, 100*s.flaggedRate(), 100*maxFlagged, firstLines(s.wrong, 30))
+			t.Errorf("%s: %.1f%% of allow cases flagged, over %.0f%%:\n%s", name, 100*s.flaggedRate(), 100*maxFlagged, firstLines(s.wrong, 300))
 		}
 	}
 	fmt.Fprintf(&table, "%-30s %6d %6d %7.1f%% %6d %7.1f%%\n", "all", total.block, total.caught, 100*total.recall(), total.allow, 100*total.flaggedRate())

@@ -398,7 +398,13 @@ func vital(p, project string) string {
 		}
 	}
 	if dir, file := path2(p); file == "*" || file == ".*" {
+		if tempDir(dir) {
+			return "" // emptying a temp folder is what it is for
+		}
 		p = dir
+	}
+	if why := homeByForm(p); why != "" {
+		return why
 	}
 	if h := userHome(); h != "" && h != "/" {
 		switch rest, in := strings.CutPrefix(p, h+"/"); {
@@ -435,6 +441,33 @@ func vital(p, project string) string {
 	}
 	return ""
 }
+
+// homeByForm names a home folder, or a folder right in one, known by its
+// path's form (/home/NAME, /Users/NAME, /var/home/NAME): the agent may run
+// as another user than the one whose home it deletes, and the event carries
+// no $HOME to compare with.
+func homeByForm(p string) string {
+	for _, homes := range []string{"/home/", "/Users/", "/var/home/"} {
+		rest, ok := strings.CutPrefix(p, homes)
+		if !ok || rest == "" {
+			continue
+		}
+		user, sub, deeper := strings.Cut(rest, "/")
+		switch {
+		case !deeper || sub == "":
+			return homes + user + ", a home folder"
+		case !strings.Contains(sub, "/") && !slices.Contains(homeSpare, sub):
+			return p + ", a folder of the home folder " + homes + user
+		}
+	}
+	return ""
+}
+
+// systemTemp are the system's temp folders, whose contents any program may
+// delete.
+var systemTemp = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
+
+func tempDir(p string) bool { return slices.Contains(systemTemp, p) }
 
 // spared reports whether the project folder's exemption applies: not to
 // the root, a system folder or a home folder.

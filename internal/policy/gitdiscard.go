@@ -161,8 +161,8 @@ var (
 		long: []string{"quiet", "progress", "no-progress", "force", "no-force", "ours", "theirs", "track", "no-track", "guess", "no-guess",
 			"overlay", "no-overlay", "detach", "orphan=", "merge", "conflict=", "patch", "ignore-skip-worktree-bits",
 			"ignore-other-worktrees", "recurse-submodules", "no-recurse-submodules", "overwrite-ignore", "no-overwrite-ignore",
-			"pathspec-from-file=", "pathspec-file-nul"},
-		short: [][2]string{{"q", "quiet"}, {"f", "force"}, {"m", "merge"}, {"b", "b="}, {"B", "B="}, {"t", "track"},
+			"pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context="},
+		short: [][2]string{{"q", "quiet"}, {"f", "force"}, {"m", "merge"}, {"b", "b="}, {"B", "B="}, {"t", "track"}, {"U", "unified="},
 			{"d", "detach"}, {"p", "patch"}, {"2", "ours"}, {"3", "theirs"}},
 	}
 	switchSyntax = gitSyntax{
@@ -376,6 +376,13 @@ func checkoutDiscards(g gitCall) string {
 		return "discards uncommitted changes"
 	}
 	const paths = "overwrites uncommitted changes in the paths it names"
+	_, newBranch := s.value("b")
+	if _, ok := s.value("B"); ok {
+		newBranch = true
+	}
+	if s.has("track") && !newBranch && len(s.ops) >= 2 {
+		return "" // git refuses: --track with paths needs -b (missing branch name)
+	}
 	if _, ok := s.value("pathspec-from-file"); ok || s.has("patch") || len(s.paths()) > 0 || s.dashdash >= 0 && g.fed {
 		return paths
 	}

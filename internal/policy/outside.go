@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -62,7 +63,7 @@ var outsideProject = &spec{
 
 // tempDirs are the temp folders, as globs: the usual ones and $TMPDIR.
 func tempDirs() []string {
-	dirs := []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
+	dirs := slices.Clone(systemTemp)
 	if t := os.Getenv("TMPDIR"); strings.HasPrefix(t, "/") && clean(t) != "/" {
 		dirs = append(dirs, clean(filepath.ToSlash(t)))
 	}
