@@ -167,6 +167,9 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 	if len(args) == 0 {
 		return ""
 	}
+	if c.Program != "" && (slices.Contains(c.Via, "xargs") || slices.Contains(c.Via, "parallel")) {
+		return unsure + show(args) + " runs commands it reads from its input when it runs; check them by hand"
+	}
 	danger := func(cwd string, idx []int) string {
 		for _, i := range idx {
 			if i < 0 { // find's default starting point
@@ -217,7 +220,10 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 			return show(args) + " deletes from the root folder"
 		}
 		if rec {
-			return danger(r.cwd, ops)
+			if f := danger(r.cwd, ops); f != "" || !fromInput(c, ops) {
+				return f
+			}
+			return unsure + show(args) + " deletes paths it reads from its input when it runs; check them by hand"
 		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		if rec, _ := recursive(args[1:], chmodLongs); rec && len(ops) > 1 {
@@ -440,6 +446,27 @@ func vital(p, project string) string {
 		}
 	}
 	return ""
+}
+
+// fromInput says whether a command takes more of its arguments from its
+// input when it runs: xargs appends them or puts them in place of its
+// placeholder, and so does GNU parallel with no ::: list (its operands then
+// stop at the command's own, or hold {}).
+func fromInput(c shellcmd.Command, ops []int) bool {
+	switch {
+	case slices.Contains(c.Via, "xargs"):
+		return true
+	case slices.Contains(c.Via, "parallel"):
+		if len(ops) == 0 {
+			return true
+		}
+		for _, i := range ops {
+			if strings.Contains(c.Args[i], "{}") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // homeByForm names a home folder, or a folder right in one, known by its

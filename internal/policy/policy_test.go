@@ -178,7 +178,15 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `rm -rf /usr/*/lib/x`}, none},
 		{Example{Tool: event.ToolShell, Text: `rm -rf ./*`}, none},
 		{Example{Tool: event.ToolShell, Text: `rm -rf *`, Cwd: "/opt/app"}, none},
-		{Example{Tool: event.ToolShell, Text: `rm -rf ./build "unclosed`}, ask}, // unreadable
+		{Example{Tool: event.ToolShell, Text: `rm -rf ./build "unclosed`}, ask},                // unreadable
+		{Example{Tool: event.ToolShell, Text: `echo / | xargs rm -rf`}, ask},                   // paths from its input
+		{Example{Tool: event.ToolShell, Text: `echo 'rm -rf /' | xargs -I{} bash -c {}`}, ask}, // a program from its input
+		{Example{Tool: event.ToolShell, Text: `echo / | parallel rm -rf`}, ask},
+		{Example{Tool: event.ToolShell, Text: `parallel rm -rf {} ::: build dist`}, none},
+		{Example{Tool: event.ToolShell, Text: `parallel rm -rf {} ::: build /`}, deny},
+		{Example{Tool: event.ToolShell, Text: `arch -arm64 rm -rf /`}, deny},
+		{Example{Tool: event.ToolShell, Text: `rm -rf ../other`}, deny}, // /home/u/other, a folder of a home folder
+		{Example{Tool: event.ToolShell, Text: `rm -rf /var/tmp/*`}, none},
 		{Example{Tool: event.ToolShell, Text: `echo 'rm -rf /' && echo "rm -rf ~"`}, none},
 		{Example{Tool: event.ToolShell, Text: `echo '$(rm -rf /)'`}, none},
 		{Example{Tool: event.ToolShell, Text: "git commit -m 'docs: `rm -rf /` is refused'"}, none},

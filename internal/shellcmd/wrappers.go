@@ -147,6 +147,19 @@ func (w *walker) run(cl *call, args []arg) {
 		case "caffeinate":
 			rest, _ = skipOptions(args[1:], "tw", nil, 0, 0)
 			ok = len(rest) > 0
+		case "arch":
+			// macOS's arch: options are whole words (-arm64, -x86_64),
+			// and -arch, -e and -d take the next one.
+			rest = args[1:]
+			for len(rest) > 0 && !rest[0].dyn && strings.HasPrefix(rest[0].text, "-") {
+				switch rest[0].text {
+				case "-arch", "-e", "-d":
+					rest = rest[min(2, len(rest)):]
+				default:
+					rest = rest[1:]
+				}
+			}
+			ok = len(rest) > 0
 		case "flock":
 			rest, _ = skipOptions(args[1:], "wE", []string{"timeout", "conflict-exit-code"}, 1, 0)
 			if len(rest) > 1 && (rest[0].text == "-c" || rest[0].text == "--command") {
@@ -292,6 +305,14 @@ func (w *walker) unknownProgram(cl *call, args []arg, kind string) {
 // from standard input. It reports whether it recorded the command.
 func (w *walker) shell(cl *call, args []arg, name string) bool {
 	mode, at := shellMode(args[1:])
+	fed := slices.Contains(cl.via, "xargs") || slices.Contains(cl.via, "parallel")
+	switch {
+	case mode == "c" && fed && args[1+at].text == "{}", mode == "" && at == 0 && fed && len(args) > 1:
+		// xargs and parallel put the program in place of {}, or append
+		// it after -c: it is read from their input when they run.
+		w.unknownProgram(cl, args, ProgramArg)
+		return true
+	}
 	switch mode {
 	case "c":
 		w.nestArgs(cl, args, args[1+at:2+at], name+" -c", false)
@@ -528,6 +549,22 @@ func (w *walker) parallel(cl *call, args []arg) bool {
 		for _, in := range inputs {
 			one := *cl
 			w.nestArgs(&one, args, []arg{in}, "parallel", false)
+		}
+		return true
+	}
+	if len(inputs) > 0 && slices.ContainsFunc(cmd, func(a arg) bool { return strings.Contains(a.text, "{}") }) {
+		// Each input takes the place of {}: one run per input.
+		for _, in := range inputs {
+			one := *cl
+			one.via = slices.Clone(cl.via)
+			run := make([]arg, len(cmd))
+			for i, a := range cmd {
+				a.text = strings.ReplaceAll(a.text, "{}", in.text)
+				a.unset = strings.ReplaceAll(a.unset, "{}", in.unset)
+				a.dyn = a.dyn || in.dyn && strings.Contains(cmd[i].text, "{}")
+				run[i] = a
+			}
+			w.run(&one, run)
 		}
 		return true
 	}
