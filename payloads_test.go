@@ -115,7 +115,7 @@ func TestPayloadGoldens(t *testing.T) {
 }
 
 func goldenFor(t *testing.T, s hookshim.Sample) []byte {
-	p := provider.Payload{Raw: s.Raw, Env: func(string) string { return "" }}
+	p := provider.NewPayload(s.Raw, func(string) string { return "" })
 	det := detect.Detect(p, "")
 	require.NotNil(t, det.Provider, "no provider detected:\n%s", det.Explain())
 	require.Equal(t, s.Provider.ID, det.Provider.ID, "detected as another provider:\n%s", det.Explain())

@@ -6,11 +6,13 @@
 package normalize
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -43,10 +45,10 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 	if pr.Adjust != nil {
 		pr.Adjust(p, spec, ev)
 	}
-	slices.SortFunc(ev.Fields, func(a, b event.Field) int { return strings.Compare(a.Key, b.Key) })
 	if ev.Tool != nil {
-		finishTool(pr, p, ev.Tool)
+		finishTool(pr, p, ev)
 	}
+	slices.SortFunc(ev.Fields, func(a, b event.Field) int { return strings.Compare(a.Key, b.Key) })
 	ev.ProjectDir = projectDir(pr, p, ev)
 	return ev
 }
@@ -54,7 +56,7 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 func tool(pr *provider.Provider, p provider.Payload, native string, name event.Name) *event.Tool {
 	f := pr.Fields
 	t := &event.Tool{Native: native, CallID: p.Get(f.ToolCallID).String()}
-	t.Input = objectOf(p.GetRaw(f.ToolInput))
+	t.Input = provider.InputObject(p.GetRaw(f.ToolInput))
 	switch name {
 	case event.ToolUseFailure:
 		t.Error = p.GetRaw(f.ToolError)
@@ -64,26 +66,10 @@ func tool(pr *provider.Provider, p provider.Payload, native string, name event.N
 	return t
 }
 
-// objectOf returns a tool input as a JSON object: tools that send it as a
-// JSON string (Copilot's toolArgs, Cursor's MCP input) are decoded, and
-// anything that is not an object becomes {} rather than an error.
-func objectOf(raw []byte) []byte {
-	if len(raw) > 0 && raw[0] == '{' {
-		return raw
-	}
-	if len(raw) > 0 && raw[0] == '"' {
-		if s := strings.TrimSpace(gjson.ParseBytes(raw).Str); gjson.Valid(s) {
-			if inner := gjson.Parse(s); inner.IsObject() {
-				return []byte(inner.Raw)
-			}
-		}
-	}
-	return []byte("{}")
-}
-
 // finishTool names the tool canonically and lifts the command and file
-// path out of the input, whatever the native keys.
-func finishTool(pr *provider.Provider, p provider.Payload, t *event.Tool) {
+// paths out of the input, whatever the native keys.
+func finishTool(pr *provider.Provider, p provider.Payload, ev *event.Event) {
+	t := ev.Tool
 	if t.Name == "" {
 		if canonical, ok := pr.Tools.Get(t.Native); ok {
 			t.Name = canonical
@@ -112,14 +98,98 @@ func finishTool(pr *provider.Provider, p provider.Payload, t *event.Tool) {
 			}
 		}
 	}
-	if t.FilePath == "" {
-		for _, k := range []string{"file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file"} {
-			if c := in.Get(k); c.Type == gjson.String {
-				t.FilePath = c.Str
-				break
+	switch t.Name {
+	case event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit:
+		paths := toolPaths(t, in)
+		if t.FilePath == "" && len(paths) > 0 {
+			t.FilePath = paths[0]
+		}
+		if len(paths) > 1 {
+			list := make([][]byte, len(paths))
+			for i, path := range paths {
+				list[i] = wire.Quote(path)
+			}
+			ev.Set("file_paths", append(append([]byte("["), bytes.Join(list, []byte(","))...), ']'))
+		}
+	default:
+		if t.FilePath == "" {
+			t.FilePath = pathIn(in)
+		}
+	}
+}
+
+// pathKeys name a file tool's path, in the order tried.
+var pathKeys = []string{"file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file"}
+
+// pathIn is the first of pathKeys that holds a string, or "".
+func pathIn(in gjson.Result) string {
+	for _, k := range pathKeys {
+		if c := in.Get(k); c.Type == gjson.String {
+			return c.Str
+		}
+	}
+	return ""
+}
+
+// listKeys hold the files of a tool that reads or edits several in one
+// call, as strings or as objects with one of pathKeys: VS Code's
+// multi_replace_string_in_file (replacements[].filePath), Cline's
+// read_files (files[].path, a JSON string from the extension), Gemini's
+// read_many_files (paths[] and include[], globs too), Kiro's fs_read
+// (operations[].path), edits[] whose entries name their file (those of
+// MultiEdit and Windsurf do not: one file, several edits), and the
+// file_paths of a canonical event.
+var listKeys = []string{"replacements", "files", "paths", "include", "operations", "edits", "file_paths"}
+
+// patchKeys hold a patch in the apply_patch grammar (`*** Update File: x`):
+// Codex's command, VS Code's and Copilot's input, OpenCode's patchText.
+var patchKeys = []string{"command", "input", "patch", "patchText", "patch_text"}
+
+// toolPaths lists every file a file tool call names, in order and once
+// each: the path the provider lifted, the input's own path, each entry of
+// a list of files, and each file of a patch. Policies judge every one: a
+// multi-file call that showed only its first file would let the others
+// through.
+func toolPaths(t *event.Tool, in gjson.Result) []string {
+	var out []string
+	seen := map[string]bool{} // a list may be long: no quadratic search
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	add(t.FilePath)
+	add(pathIn(in))
+	for _, k := range listKeys {
+		list := in.Get(k)
+		if list.Type == gjson.String {
+			// The Cline extension sends its lists JSON-encoded.
+			if s := strings.TrimSpace(list.Str); strings.HasPrefix(s, "[") && gjson.Valid(s) {
+				list = gjson.ParseBytes(provider.LastWins([]byte(s)))
+			}
+		}
+		if !list.IsArray() {
+			continue
+		}
+		list.ForEach(func(_, v gjson.Result) bool {
+			switch {
+			case v.Type == gjson.String:
+				add(v.Str)
+			case v.IsObject():
+				add(pathIn(v))
+			}
+			return true
+		})
+	}
+	for _, k := range patchKeys {
+		if v := in.Get(k); v.Type == gjson.String {
+			for _, path := range provider.PatchPaths(v.Str) {
+				add(path)
 			}
 		}
 	}
+	return out
 }
 
 // promptText returns the prompt as one string; content parts (Kimi Code's

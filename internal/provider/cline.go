@@ -215,15 +215,6 @@ func adjustCline(p Payload, spec *Spec, ev *event.Event) {
 	switch t.Native {
 	case "run_commands":
 		t.Command = clineCommands(in.Get("commands"))
-	case "read_files":
-		if f := stringOrDecoded(in.Get("files")); f.IsArray() {
-			t.FilePath = f.Get("0.path").Str
-			if t.FilePath == "" {
-				t.FilePath = f.Get("0").Str
-			}
-		}
-	case "apply_patch":
-		t.FilePath = patchPath(in.Get("input").Str)
 	case "use_mcp_tool":
 		if server, tool := in.Get("server_name").Str, in.Get("tool_name").Str; server != "" && tool != "" {
 			t.MCP = &event.MCP{Server: server, Tool: tool}
@@ -263,7 +254,7 @@ func clineCommands(r gjson.Result) string {
 func stringOrDecoded(r gjson.Result) gjson.Result {
 	if r.Type == gjson.String {
 		if s := strings.TrimSpace(r.Str); (strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{")) && gjson.Valid(s) {
-			return gjson.Parse(s)
+			return gjson.ParseBytes(LastWins([]byte(s)))
 		}
 	}
 	return r

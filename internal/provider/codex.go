@@ -1,13 +1,11 @@
 package provider
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
-	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -121,21 +119,6 @@ var Codex = &Provider{
 	Keep:     []Renames{claudeKeep},
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		adjustClaudeDialect(p, spec, ev)
-		if ev.Tool != nil && ev.Tool.Native == "apply_patch" {
-			// One patch may touch several files: file_path is the first,
-			// file_paths all of them, so that a path policy sees each.
-			paths := patchPaths(p.Get("tool_input.command").Str)
-			if len(paths) > 0 {
-				if ev.Tool.FilePath == "" {
-					ev.Tool.FilePath = paths[0]
-				}
-				list := make([][]byte, len(paths))
-				for i, path := range paths {
-					list[i] = wire.Quote(path)
-				}
-				ev.Set("file_paths", append(append([]byte("["), bytes.Join(list, []byte(","))...), ']'))
-			}
-		}
 		if t := p.Get("turn_id"); t.Exists() {
 			ev.Set("turn_id", []byte(t.Raw))
 		}
@@ -145,10 +128,11 @@ var Codex = &Provider{
 	Timeout: 30 * time.Second, // what codex_install.go writes
 }
 
-// patchPaths returns the files an apply_patch text touches, in order and
+// PatchPaths returns the files an apply_patch text touches, in order and
 // once each: the targets of Add, Update and Delete, and the new name of a
-// move (codex-rs/apply-patch's grammar).
-func patchPaths(patch string) []string {
+// move (codex-rs/apply-patch's grammar, which Copilot, VS Code, Cline and
+// OpenCode use too). The canonical event lists them all (file_paths).
+func PatchPaths(patch string) []string {
 	var paths []string
 	seen := map[string]bool{}
 	for _, line := range strings.Split(patch, "\n") {
@@ -163,14 +147,6 @@ func patchPaths(patch string) []string {
 		}
 	}
 	return paths
-}
-
-// patchPath returns the first file an apply_patch text touches, or "".
-func patchPath(patch string) string {
-	if paths := patchPaths(patch); len(paths) > 0 {
-		return paths[0]
-	}
-	return ""
 }
 
 // encodeCodex answers in the Claude dialect. Codex has no explicit allow:

@@ -277,9 +277,6 @@ func adjustCopilot(p Payload, spec *Spec, ev *event.Event) {
 		if in := p.Get("toolInput"); in.Exists() && !p.Get("toolArgs").Exists() {
 			t.Input = objectOrDecoded(in)
 		}
-		if t.Native == "apply_patch" && t.FilePath == "" {
-			t.FilePath = patchPath(gjson.GetBytes(t.Input, "input").Str)
-		}
 	}
 	if spec.Canonical == event.ErrorOccurred {
 		if e := p.Get("error"); e.Exists() {
@@ -291,22 +288,8 @@ func adjustCopilot(p Payload, spec *Spec, ev *event.Event) {
 	}
 }
 
-// objectOrDecoded is a tool input as a JSON object: an object as sent, a
-// JSON string holding an object decoded (Copilot's early toolArgs), anything
-// else {}.
-func objectOrDecoded(r gjson.Result) []byte {
-	if r.IsObject() {
-		return []byte(r.Raw)
-	}
-	if r.Type == gjson.String {
-		if s := strings.TrimSpace(r.Str); gjson.Valid(s) {
-			if inner := gjson.Parse(s); inner.IsObject() {
-				return []byte(inner.Raw)
-			}
-		}
-	}
-	return []byte("{}")
-}
+// objectOrDecoded is InputObject of a field.
+func objectOrDecoded(r gjson.Result) []byte { return InputObject([]byte(r.Raw)) }
 
 // splitCopilotMCP splits an MCP tool name. Tool events name it
 // <server>-<tool> and permissionRequest <server>/<tool> (both measured on

@@ -271,11 +271,14 @@ func setCursorInput(raw, input []byte) ([]byte, error) {
 }
 
 // decodedJSON returns a string that holds a JSON object or array as that
-// value, and anything else as it was sent.
+// value (repeated names resolved by LastWins), and anything else as it was
+// sent.
 func decodedJSON(r gjson.Result) []byte {
 	if r.Type == gjson.String {
 		if s := strings.TrimSpace(r.Str); (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && gjson.Valid(s) {
-			return []byte(s)
+			if d := LastWins([]byte(s)); d != nil {
+				return d
+			}
 		}
 	}
 	return []byte(r.Raw)

@@ -126,9 +126,6 @@ var Droid = &Provider{
 		if m := p.Get("permissionMode"); m.Exists() && ev.Get("permission_mode") == nil {
 			ev.Set("permission_mode", []byte(m.Raw))
 		}
-		if t := ev.Tool; t != nil && t.Native == "ApplyPatch" && t.FilePath == "" {
-			t.FilePath = patchPath(gjson.GetBytes(t.Input, "input").Str)
-		}
 	},
 	Encode:        encodeDroid,
 	Dialect:       droidDialect,

@@ -242,9 +242,6 @@ func adjustOpenCode(p Payload, spec *Spec, ev *event.Event) {
 	case "session.created", "subagent.created":
 		ev.SetString("source", "startup")
 	}
-	if ev.Tool != nil && ev.Tool.Native == "apply_patch" && ev.Tool.FilePath == "" {
-		ev.Tool.FilePath = patchPath(gjson.GetBytes(ev.Tool.Input, "patchText").Str)
-	}
 }
 
 func encodeOpenCode(spec *Spec, v *decision.Verdict) Answer {

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"bytes"
+	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -30,8 +33,134 @@ type span struct {
 
 // NewPayload is the payload raw with the environment env, indexed when
 // raw is an object (see IsObject).
+//
+// A member name an object has twice is read as the tools read it: the last
+// one wins (JavaScript's JSON.parse, Python's json, serde_json's maps),
+// where gjson would answer the first. A payload with such a name is
+// rewritten once, here, so that every field read afterwards, by any path,
+// agrees with what the tool will run; one that cannot be rewritten (nested
+// deeper than encoding/json reads) is not an object.
 func NewPayload(raw []byte, env func(string) string) Payload {
+	if duplicateNames(raw) {
+		raw = LastWins(raw)
+		if raw == nil {
+			return Payload{Env: env}
+		}
+	}
 	return Payload{Raw: raw, Env: env, top: members(raw)}
+}
+
+// LastWins is the JSON value doc with every object keeping only the last
+// member of each name, as JSON.parse would read it: doc itself when no
+// name occurs twice, nil when doc cannot be decoded. Tool inputs that
+// arrive as a JSON string inside the payload (Copilot's toolArgs) go
+// through it after decoding.
+func LastWins(doc []byte) []byte {
+	if !duplicateNames(doc) {
+		return doc
+	}
+	// Rare (a tool that parsed a tool call's arguments writes each name
+	// once): encoding/json decodes the last member of a name over the
+	// earlier ones. UseNumber keeps numbers
+	// as written; members come out sorted, which no reader depends on.
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+}
+
+// InputObject is a tool input as a JSON object: an object as sent, a
+// JSON string that holds an object decoded (Copilot's toolArgs, Cursor's
+// MCP input; its repeated names resolved by LastWins), anything else {}
+// rather than an error.
+func InputObject(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '{' {
+		return raw
+	}
+	if len(raw) > 0 && raw[0] == '"' {
+		if s := strings.TrimSpace(gjson.ParseBytes(raw).Str); gjson.Valid(s) {
+			if inner := LastWins([]byte(s)); len(inner) > 0 && inner[0] == '{' {
+				return inner
+			}
+		}
+	}
+	return []byte("{}")
+}
+
+// duplicateNames reports whether an object anywhere in doc has a member
+// name twice, in one pass over doc (strings are skipped with
+// bytes.IndexByte). Names are compared unescaped: "comm\u0061nd" is
+// "command". doc is assumed to be JSON; what is not ends the scan.
+func duplicateNames(doc []byte) bool {
+	// One small level per open object or array: a payload may nest
+	// hundreds of thousands deep. The names of the objects open are kept
+	// in one slice, each object's from its start on (a nested object's
+	// are dropped when it closes); an object with many names gets a map.
+	type level struct {
+		object, wantName bool
+		start            int                 // where its names begin in names
+		set              map[string]struct{} // its names, once there are many
+	}
+	var stack []level
+	var names []string
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '"':
+			end := wire.StringEnd(doc, i)
+			if end < 0 {
+				return false
+			}
+			if n := len(stack) - 1; n >= 0 && stack[n].object && stack[n].wantName {
+				top := &stack[n]
+				top.wantName = false
+				name := view(doc[i+1 : end-1])
+				if bytes.IndexByte(doc[i:end], '\\') >= 0 {
+					name = gjson.ParseBytes(doc[i:end]).Str
+				}
+				switch own := names[top.start:]; {
+				case top.set != nil:
+					if _, dup := top.set[name]; dup {
+						return true
+					}
+					top.set[name] = struct{}{}
+				case slices.Contains(own, name):
+					return true
+				case len(own) < 8:
+					names = append(names, name)
+				default:
+					top.set = make(map[string]struct{}, 2*len(own))
+					for _, o := range own {
+						top.set[o] = struct{}{}
+					}
+					top.set[name] = struct{}{}
+				}
+			}
+			i = end - 1
+		case '{':
+			stack = append(stack, level{object: true, wantName: true, start: len(names)})
+		case '[':
+			stack = append(stack, level{start: len(names)})
+		case '}', ']':
+			if n := len(stack) - 1; n >= 0 {
+				names = names[:stack[n].start]
+				stack = stack[:n]
+			}
+		case ',':
+			if n := len(stack) - 1; n >= 0 && stack[n].object {
+				stack[n].wantName = true
+			}
+		}
+	}
+	return false
 }
 
 // Keys are the payload's top-level keys, sorted: what the decision log

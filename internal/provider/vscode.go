@@ -6,7 +6,6 @@ import (
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
-	"github.com/tidwall/gjson"
 )
 
 // VS Code agent hooks, the "Local" harness of GitHub Copilot Chat.
@@ -133,16 +132,6 @@ var VSCode = &Provider{
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.SessionID == "" {
 			ev.SessionID = p.Get("sessionId").Str
-		}
-		t := ev.Tool
-		if t == nil || t.FilePath != "" {
-			return
-		}
-		switch t.Native {
-		case "multi_replace_string_in_file":
-			t.FilePath = gjson.GetBytes(t.Input, "replacements.0.filePath").Str
-		case "apply_patch":
-			t.FilePath = patchPath(gjson.GetBytes(t.Input, "input").Str)
 		}
 	},
 	Encode:  encodeVSCode,

@@ -99,6 +99,21 @@ func NewEnv(ev *event.Event) *Env {
 		e.Paths = append(e.Paths, e.Path)
 	}
 	e.Paths = append(e.Paths, e.inputPaths()...)
+	// The canonical event lists every file of a multi-file call (patches,
+	// replacements, read lists): each is a path of the call too.
+	if list := ev.Get("file_paths"); list != nil {
+		seen := map[string]bool{}
+		for _, p := range e.Paths {
+			seen[p] = true
+		}
+		gjson.ParseBytes(list).ForEach(func(_, v gjson.Result) bool {
+			if p := e.rel(v.Str); v.Type == gjson.String && v.Str != "" && !seen[p] {
+				seen[p] = true
+				e.Paths = append(e.Paths, p)
+			}
+			return true
+		})
+	}
 	return e
 }
 
