@@ -282,6 +282,17 @@ func writes(c shellcmd.Command) []string {
 		out = append(out, r.Target)
 	}
 	name := c.Name()
+	if name == "find" {
+		// -fprint FILE, -fprint0 FILE, -fls FILE and -fprintf FILE FORMAT
+		// write the list of what was found to FILE.
+		for i, a := range c.Args[1 : len(c.Args)-1] {
+			switch a {
+			case "-fprint", "-fprint0", "-fls", "-fprintf":
+				out = append(out, c.Args[i+2])
+			}
+		}
+		return out
+	}
 	if name == "dd" {
 		for _, a := range c.Args[1:] {
 			if of, ok := strings.CutPrefix(a, "of="); ok {

@@ -280,6 +280,9 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `curl https://x.io -o page.html && cat page.html | grep sh`}, none},
 	},
 	"hookshim/outside-project": {
+		{Example{Tool: event.ToolShell, Text: `find . -fprint /etc/found`}, deny},
+		{Example{Tool: event.ToolShell, Text: `find . -name x -fprintf ../list "%p"`}, deny},
+		{Example{Tool: event.ToolShell, Text: `find . -fls ./list`}, none},
 		{Example{Tool: event.ToolShell, Text: `ls 2> /var/log/x`}, deny},
 		{Example{Tool: event.ToolShell, Text: `ls &> ../log`}, deny},
 		{Example{Tool: event.ToolShell, Text: `tee -a /etc/x < in`}, deny},

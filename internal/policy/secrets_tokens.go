@@ -25,8 +25,10 @@ var secretKinds = []struct {
 	// keys carry T3BlbkFJ ("OpenAI" in base64). Without it, only a
 	// random-looking body counts: `sk-learn-tutorial-…` is a word.
 	{"an OpenAI API key (sk-…)", `sk-(?:proj-|svcacct-|admin-|service-)?[A-Za-z0-9_-]{20,}`, openAIKey},
-	// [aws-access-token]: A3T?, AKIA, ASIA, ABIA, ACCA and 16 base-32 characters.
-	{"an AWS access key id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`, nil},
+	// [aws-access-token]: A3T?, AKIA, ASIA, ABIA, ACCA and 16 characters;
+	// trufflehog's aws detector takes them from A-Z0-9, not only base 32,
+	// and its test keys (AKIAWGXZ9OPDOWUJMZGI) have 8s and 9s.
+	{"an AWS access key id", `\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, nil},
 	// trufflehog aws: the secret key is 40 base-64 characters, found here
 	// only under its name (credentials file, environment, aws cli JSON).
 	{"an AWS secret access key", `(?i:aws_?secret_?access_?key|secretaccesskey)["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+=]|$)`, nil},
@@ -45,12 +47,23 @@ var secretKinds = []struct {
 	// Google's OAuth client secrets (client_secret.json since 2021): GOCSPX- and 28.
 	{"a Google OAuth client secret", `GOCSPX-[A-Za-z0-9_-]{28}`, nil},
 	// [gcp-api-key]: AIza and 35.
-	{"a Google API key", `AIza[0-9A-Za-z_-]{35}`, nil},
+	{"a Google API key", `AIza[0-9A-Za-z_-]{35}\b`, nil},
 	// [npm-access-token]: npm_ and 36.
 	{"an npm token", `npm_[A-Za-z0-9]{36}`, nil},
 	// [slack-bot-token, slack-user-token, slack-app-token, slack-legacy-token,
-	// slack-webhook-url].
-	{"a Slack token", `xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}`, nil},
+	// slack-legacy-workspace-token, slack-config-access-token,
+	// slack-webhook-url]: the numeric team and user ids are part of each
+	// shape, so `xoxb-my-bot-token` and `xoxp-1234567890` are not tokens.
+	{"a Slack token", `xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]*|xox[pe](?:-[0-9]{10,13}){2,3}-[A-Za-z0-9-]{28,34}|` +
+		`xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]+|xoxe\.xox[bp]-[0-9]-[A-Z0-9]{163,166}|` +
+		`xoxe-[0-9]-[A-Z0-9]{146}|(?i:xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+)|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}`, nil},
+	// [slack-legacy-workspace-token]: xoxa- and xoxr-; a random body has a
+	// digit somewhere, a word such as `xoxa-faketoken` has none.
+	{"a Slack token", `xox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}\b`, hasDigit},
+	// [groq-api-key]: gsk_ and 52.
+	{"a Groq API key", `gsk_[A-Za-z0-9]{52}\b`, nil},
+	// trufflehog xai: xai- and 80.
+	{"an xAI API key", `xai-[0-9A-Za-z_]{80}\b`, nil},
 	// [stripe-access-token], trufflehog stripe: sk_live_, rk_live_ and 20 or more.
 	{"a Stripe live key", `(?:sk|rk)_live_[0-9A-Za-z]{20,}`, nil},
 	// [twilio-api-key]: SK and 32 hex digits.
@@ -103,7 +116,7 @@ var secretPattern = sync.OnceValue(func() *regexp.Regexp {
 // nor run (the common case, in a process that lives for one call).
 var secretHints = []string{"sk-", "AKIA", "ASIA", "ABIA", "ACCA", "A3T", "ecret_access_key", "ECRET_ACCESS_KEY", "ecretAccessKey",
 	"ecret_Access_Key", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glrt-", "glptt-", "glcbt-",
-	"glsoat-", "glft-", "glimt-", "gloas-", "pypi-", "hvs.", "hvb.", "SG.", "GOCSPX-", "AIza", "npm_", "xox", "xapp-",
+	"glsoat-", "glft-", "glimt-", "gloas-", "pypi-", "hvs.", "hvb.", "SG.", "GOCSPX-", "AIza", "npm_", "xox", "xapp-", "gsk_", "xai-",
 	"hooks.slack.com", "_live_", "SK", "key-", "hf_", "_v1_", "shpat_", "shpca_", "shppa_", "shpss_", "dp.", "dapi", "Q~",
 	"AccountKey=", "PRIVATE KEY", "eyJ", "://", "assword", "ASSWORD", "wd=", "WD=", "Wd="}
 
@@ -225,3 +238,5 @@ func realPassword(user, pass string) bool {
 	}
 	return true
 }
+
+func hasDigit(s string) bool { return strings.ContainsAny(s[5:], "0123456789") }

@@ -127,6 +127,7 @@ func TestCommands(t *testing.T) {
 		{"watch -x rm -rf /", []cmd{{"rm|-rf|/", "watch", false}}},
 		{"caffeinate -i rm -rf /", []cmd{{"rm|-rf|/", "caffeinate", false}}},
 		{"arch -arm64 rm -rf /", []cmd{{"rm|-rf|/", "arch", false}}},
+		{"rtk git push -f origin main", []cmd{{"git|push|-f|origin|main", "rtk", false}}},
 		{"arch -arch x86_64 -e A=1 rm -rf /", []cmd{{"rm|-rf|/", "arch", false}}},
 		{"chrt -f 10 rm x", []cmd{{"rm|x", "chrt", false}}},
 		{"chrt -p 10 123", []cmd{{"chrt|-p|10|123", "", false}}},

@@ -104,7 +104,9 @@ func (w *walker) run(cl *call, args []arg) {
 			if w.parallel(cl, args) {
 				return
 			}
-		case "busybox", "toybox":
+		case "busybox", "toybox", "rtk":
+			// rtk runs the command it is given (rtk git push …) and
+			// shortens its output for the agent.
 			rest = args[1:]
 			ok = len(rest) > 0 && !strings.HasPrefix(rest[0].text, "-")
 		case "command":
