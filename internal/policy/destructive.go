@@ -31,8 +31,11 @@ var destructiveShell = &spec{
 			"`parallel`, `busybox`, `watch`, `flock`, `find -exec` and others; programs given to a shell (`bash -c '…'`) or fed to one " +
 			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too. A delete whose target is known only at run time answers unsure (ask) " +
 			"when, with its variables empty, it would reach one of these (`rm -rf \"$DIR\"/`, `rm -rf ~/$X`), and so does " +
-			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`); so does a line that cannot be read to its end.",
-		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`, `xargs rm -rf`), " +
+			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`), a recursive delete or a program that `xargs` or `parallel` " +
+			"takes from its input (`… | xargs rm -rf`, `… | xargs -I{} bash -c {}`); so does a line that cannot be read to its end. " +
+			"Home folders are known by their path too (`/home/NAME`, `/Users/NAME` and the folders right in them). Emptying a temp folder " +
+			"(`rm -rf /var/tmp/*`) is not reported.",
+		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`), " +
 			"deletes of single files or of folders deeper than one level under a system folder (`/usr/local/lib/x`) or the home folder " +
 			"(`~/src/old`), destruction through other programs (`python -c 'shutil.rmtree(\"/\")'`, `git clean` outside the project), " +
 			"loop and other variables set in the line (`for d in /usr; do rm -rf $d; done`), a program named by a substitution (`\"$(which rm)\" -rf /`), " +
