@@ -21,7 +21,7 @@ const module = "github.com/hookshim/hookshim/"
 var layers = map[string][]string{
 	"cmd/hookshim":       {"internal/cli"},
 	"internal/cli":       nil, // the top: anything below
-	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote", "internal/journal", "internal/shellcmd"},
+	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote", "internal/journal", "internal/shellcmd", "internal/wire"},
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall", "internal/shellcmd"},
@@ -33,8 +33,8 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config"},
-	"internal/doctor":    {"internal/config", "internal/dialect", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event"},
-	"internal/simulate":  {"internal/config", "internal/decision", "internal/event", "internal/normalize", "internal/pipeline", "internal/policy", "internal/provider", "internal/run", "internal/wire"},
+	"internal/doctor":    {"internal/config", "internal/dialect", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event", "internal/wire"},
+	"internal/simulate":  {"internal/config", "internal/decision", "internal/event", "internal/normalize", "internal/pipeline", "internal/policy", "internal/provider", "internal/run", "internal/wire", "internal/shellquote"},
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},
 	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote", "internal/wire"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote", "internal/wire"},

@@ -389,9 +389,3 @@ func warningf(w io.Writer, format string, a ...any) {
 func hintf(w io.Writer, format string, a ...any) {
 	fmt.Fprintf(w, "hookshim: hint: "+format+"\n", a...)
 }
-
-// oneLine keeps a message on one line, for channels that show only that.
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\r", " ")
-	return strings.ReplaceAll(s, "\n", " ")
-}

@@ -97,26 +97,19 @@ func printReport(w io.Writer, r *doctor.Report, env install.Env) {
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)
 		}
-		fmt.Fprintln(w, count(len(r.Problems), "problem"))
+		fmt.Fprintln(w, plural(len(r.Problems), "problem", "problems"))
 		printLogNotes(w, r)
 		return
 	}
 	fmt.Fprintf(w, "ok: hookshim %s at %s\n", r.Version, r.Bin)
 	now := time.Now()
 	for _, rg := range r.Registrations {
-		fmt.Fprintf(w, "ok: %s (%s) %s: %s, last call %s\n", rg.Provider, rg.Scope, env.Display(rg.File), count(len(rg.Events), "event"), ago(now, *rg.LastCall))
+		fmt.Fprintf(w, "ok: %s (%s) %s: %s, last call %s\n", rg.Provider, rg.Scope, env.Display(rg.File), plural(len(rg.Events), "event", "events"), ago(now, *rg.LastCall))
 	}
 	for _, c := range r.Configs {
-		fmt.Fprintf(w, "ok: config %s (%s): %s, every handler can start\n", env.Display(c.Path), c.Trust, count(c.Hooks, "hook"))
+		fmt.Fprintf(w, "ok: config %s (%s): %s, every handler can start\n", env.Display(c.Path), c.Trust, plural(c.Hooks, "hook", "hooks"))
 	}
 	printLogNotes(w, r)
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // ago is a time as people say it.

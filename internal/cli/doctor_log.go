@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookshim/hookshim/internal/doctor"
 	"github.com/hookshim/hookshim/internal/journal"
+	"github.com/hookshim/hookshim/internal/wire"
 )
 
 // printLogNotes prints what doctor learnt from the log, after the
@@ -18,7 +19,7 @@ func printLogNotes(w io.Writer, r *doctor.Report) {
 		return
 	}
 	if lr.Error != "" {
-		fmt.Fprintf(w, "note: decision log not read: %s\n", oneLine(lr.Error))
+		fmt.Fprintf(w, "note: decision log not read: %s\n", wire.OneLine(lr.Error))
 		return
 	}
 	for _, rg := range r.Registrations {
@@ -35,12 +36,12 @@ func printLogNotes(w io.Writer, r *doctor.Report) {
 			"event": "sent event %q, which this hookshim does not know: it answers no opinion",
 			"tool":  "used tool %q, which this hookshim has no canonical name for: matchers see its native name",
 		}[d.Kind]
-		fmt.Fprintf(w, "note: drift: %s "+what+" (%s, last %s)\n", tool, d.Name, count(d.Calls, "call"), ago(time.Now(), d.Last))
+		fmt.Fprintf(w, "note: drift: %s "+what+" (%s, last %s)\n", tool, d.Name, plural(d.Calls, "call", "calls"), ago(time.Now(), d.Last))
 	}
 	for _, h := range lr.Handlers {
 		if h.Slow {
 			fmt.Fprintf(w, "note: slow handler %q (%s): p95 %s over %s (max %s): every call it matches waits for it\n",
-				h.Name, h.Pos, msText(h.P95), count(h.Runs, "run"), msText(h.Max))
+				h.Name, h.Pos, msText(h.P95), plural(h.Runs, "run", "runs"), msText(h.Max))
 		}
 	}
 }

@@ -204,7 +204,7 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			}
 			return true
 		})
-		what = fmt.Sprintf("%s (%s, %s)", arg, pin, count(len(remote.Hooks), "hook"))
+		what = fmt.Sprintf("%s (%s, %s)", arg, pin, plural(len(remote.Hooks), "hook", "hooks"))
 		if index >= 0 {
 			err = doc.Set(string(wire.Quote(pin)), "extends", index, "integrity")
 		} else {
@@ -246,7 +246,7 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 			fmt.Fprintf(stdout, "%s already extends %s\n", target, rel)
 			return 0
 		}
-		what = fmt.Sprintf("%s (%s)", rel, count(len(ext.Hooks), "hook"))
+		what = fmt.Sprintf("%s (%s)", rel, plural(len(ext.Hooks), "hook", "hooks"))
 		if err := doc.AppendBefore("extends", `{"path": `+string(wire.Quote(rel))+`}`, "hooks"); err != nil {
 			errorf(stderr, "%s: %v", target, err)
 			return 1
@@ -290,16 +290,16 @@ const newExtending = `{"spec": "hooks/0.1", "extends": []}`
 func doctorExtends(r *doctorReport, found []config.Found, getenv func(string) string) {
 	cache, err := extend.DefaultCache(getenv)
 	if err != nil {
-		r.problem(doctorProblem{Area: "extends", Message: oneLine(err.Error()), Fix: "set HOME or XDG_CACHE_HOME"})
+		r.problem(doctorProblem{Area: "extends", Message: wire.OneLine(err.Error()), Fix: "set HOME or XDG_CACHE_HOME"})
 		return
 	}
 	for _, f := range found {
 		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache})
 		if err != nil {
-			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(err.Error()), Fix: "fix the entry (docs/config.md, \"extends\"); until then every call answers as on_error says"})
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: wire.OneLine(err.Error()), Fix: "fix the entry (docs/config.md, \"extends\"); until then every call answers as on_error says"})
 		}
 		for _, u := range rep.Unavailable {
-			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: oneLine(u), Fix: "hookshim fetch"})
+			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: wire.OneLine(u), Fix: "hookshim fetch"})
 		}
 	}
 }

@@ -226,6 +226,7 @@ func importNextSteps(env install.Env, from []*provider.Provider, plans []*import
 	}
 }
 
+// plural is a count with its noun: "1 hook", "2 hooks".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/pipeline"
+	"github.com/hookshim/hookshim/internal/wire"
 )
 
 // hookFlags are run's options.
@@ -69,7 +70,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		// be told how to change its own guardrails ("chmod +x ..."): the
 		// problems are then in --explain and the log only.
 		for _, p := range rec.Warnings() {
-			warningf(&diag, "%s", oneLine(p))
+			warningf(&diag, "%s", wire.OneLine(p))
 		}
 	}
 	if f.explain {
@@ -86,7 +87,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if err := logCall(f.log, getenv, rec, ans); err != nil && ans.Exit == 0 {
 		// Like the other warnings: only where stderr is not the reason
 		// the model reads.
-		warningf(stderr, "log not written: %s", oneLine(err.Error()))
+		warningf(stderr, "log not written: %s", wire.OneLine(err.Error()))
 	}
 	return ans.Exit
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/simulate"
+	"github.com/hookshim/hookshim/internal/wire"
 )
 
 func cmdSimulate(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -229,7 +230,7 @@ func simulatePack(sim simulate.Env, stdout, stderr io.Writer) int {
 		if ex.Notes != "" {
 			call += "  (" + ex.Notes + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Policy, row.Want, clip(call, 60), said, oneLine(reason))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Policy, row.Want, clip(call, 60), said, wire.OneLine(reason))
 		failed = failed || said != row.Want
 	}
 	if err := tw.Flush(); err != nil {
@@ -248,7 +249,7 @@ func simulatePack(sim simulate.Env, stdout, stderr io.Writer) int {
 func answerCell(res simulate.Result, notes bool) string {
 	out := strings.TrimRight(string(res.Answer.Stdout), "\n")
 	if res.Answer.Stderr != "" {
-		out += "  [stderr: " + oneLine(strings.TrimSpace(res.Answer.Stderr)) + "]"
+		out += "  [stderr: " + wire.OneLine(strings.TrimSpace(res.Answer.Stderr)) + "]"
 	}
 	out = orNothing([]byte(out))
 	if notes && res.Verdict != nil && len(res.Verdict.Notes) > 0 {
@@ -259,7 +260,7 @@ func answerCell(res simulate.Result, notes bool) string {
 
 // clip shortens s to n runes for a table cell.
 func clip(s string, n int) string {
-	s = oneLine(s)
+	s = wire.OneLine(s)
 	if r := []rune(s); len(r) > n {
 		return strconv.Quote(string(r[:n-1]) + "…")
 	}

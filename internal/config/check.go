@@ -331,9 +331,10 @@ func interpreter(name string) (stop []string, ok bool) {
 	return nil, false
 }
 
-// scriptExts are the extensions by which an argument is taken for a
-// script that must exist (an argument without one may be anything).
-var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".ps1"}
+// ScriptExts are the extensions by which an argument is taken for a
+// script: one that must exist for the handler check, one whose content an
+// allowance pins (trust). An argument without one may be anything.
+var ScriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".ps1", ".mk"}
 
 // Script is the script an interpreter command runs, resolved from the
 // hook's folder: `sh hooks/x.sh`, `python3 x.py`, `node hooks/x.js`; ""
@@ -367,7 +368,7 @@ func scriptArg(args []string) string {
 		if a == "run" && (base == "deno" || base == "bun") || strings.HasPrefix(a, "-") {
 			continue
 		}
-		if strings.ContainsRune(a, '/') || slices.Contains(scriptExts, filepath.Ext(a)) {
+		if strings.ContainsRune(a, '/') || slices.Contains(ScriptExts, filepath.Ext(a)) {
 			return a
 		}
 		return ""

@@ -23,6 +23,7 @@ import (
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/hookshim/hookshim/internal/trust"
+	"github.com/hookshim/hookshim/internal/wire"
 )
 
 // Report is what doctor found; hookshim doctor --json prints it as it
@@ -137,7 +138,7 @@ func checkBin(r *Report, env install.Env, version string) {
 	want := "hookshim " + version
 	switch {
 	case err != nil:
-		r.Add(Problem{Area: "binary", Path: env.Bin, Message: env.Bin + " version failed: " + oneLine(err.Error()),
+		r.Add(Problem{Area: "binary", Path: env.Bin, Message: env.Bin + " version failed: " + wire.OneLine(err.Error()),
 			Fix: "reinstall hookshim at " + env.Bin})
 	case got != want:
 		r.Add(Problem{Area: "binary", Path: env.Bin, Message: fmt.Sprintf("%s is %q, this is %q", env.Bin, got, want),
@@ -156,7 +157,7 @@ var benign = []string{"not registered for ", "registered for events install no l
 func checkRegistrations(r *Report, env install.Env, getenv func(string) string) {
 	stamps, err := seen.All(seen.Dir(getenv))
 	if err != nil {
-		r.Add(Problem{Area: "calls", Message: "cannot read the last-call stamps: " + oneLine(err.Error()),
+		r.Add(Problem{Area: "calls", Message: "cannot read the last-call stamps: " + wire.OneLine(err.Error()),
 			Fix: "make " + seen.Dir(getenv) + " readable"})
 	}
 	type found struct {
@@ -196,7 +197,7 @@ func checkRegistrations(r *Report, env install.Env, getenv func(string) string) 
 				}
 				r.Registrations = append(r.Registrations, Registration{Provider: p.ID, Scope: string(t.Scope), File: path, State: state, Events: []string{}, Calls: map[string]time.Time{}})
 				r.Add(Problem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
-					Message: fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, oneLine(err.Error())), Fix: fix})
+					Message: fmt.Sprintf("%s (%s): %s", p.ID, t.Scope, wire.OneLine(err.Error())), Fix: fix})
 				continue
 			}
 			if len(reg.Events) == 0 {
@@ -327,7 +328,7 @@ func checkConfigs(r *Report, o Options) {
 	getenv, start, cwd := o.Getenv, o.Start, o.Cwd
 	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{start}})
 	if err != nil {
-		r.Add(Problem{Area: "config", Message: oneLine(err.Error()), Fix: "fix the config (docs/config.md); until then every call answers as on_error says"})
+		r.Add(Problem{Area: "config", Message: wire.OneLine(err.Error()), Fix: "fix the config (docs/config.md); until then every call answers as on_error says"})
 		return
 	}
 	if len(found) == 0 {
@@ -353,12 +354,12 @@ func checkConfigs(r *Report, o Options) {
 				cr.Trust = "HOOKSHIM_TRUST_ALL=1"
 			case storeErr != nil:
 				cr.Trust = "unknown"
-				r.Add(Problem{Area: "trust", Path: f.Path, Message: oneLine(storeErr.Error()), Fix: "set HOME or XDG_STATE_HOME"})
+				r.Add(Problem{Area: "trust", Path: f.Path, Message: wire.OneLine(storeErr.Error()), Fix: "set HOME or XDG_STATE_HOME"})
 			default:
 				state, err := store.Check(f.File)
 				cr.Trust = state.String()
 				if err != nil {
-					r.Add(Problem{Area: "trust", Path: f.Path, Message: oneLine(err.Error()), Fix: "hookshim allow " + f.Path})
+					r.Add(Problem{Area: "trust", Path: f.Path, Message: wire.OneLine(err.Error()), Fix: "hookshim allow " + f.Path})
 				} else if state != trust.Allowed {
 					r.Add(Problem{Area: "trust", Path: f.Path,
 						Message: displayPath(cwd, f.Path) + " is " + state.String() + ": its hooks do not run",
@@ -375,7 +376,7 @@ func checkConfigs(r *Report, o Options) {
 		last := found[len(found)-1]
 		msg := displayPath(cwd, last.Path) + " has no hook hookshim runs"
 		if len(last.Warnings) > 0 {
-			msg += " (" + oneLine(last.Warnings[0]) + ")"
+			msg += " (" + wire.OneLine(last.Warnings[0]) + ")"
 		}
 		r.Add(Problem{Area: "config", Path: last.Path, Message: msg, Fix: "add a command hook (docs/config.md)"})
 	}
@@ -400,7 +401,7 @@ func displayPath(dir, p string) string {
 func HandlerNotes(getenv func(string) string, dir string) []string {
 	found, err := config.Discover(config.Sources{Getenv: getenv, StartDirs: []string{dir}})
 	if err != nil {
-		return []string{"config: " + oneLine(err.Error())}
+		return []string{"config: " + wire.OneLine(err.Error())}
 	}
 	cwd, _ := os.Getwd()
 	var out []string
@@ -424,9 +425,4 @@ func CheckHandlers(f *config.File, cwd string) []config.Problem {
 		}
 	}
 	return out
-}
-
-// oneLine keeps a message on one line, as doctor prints one per problem.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }

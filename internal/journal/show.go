@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"github.com/hookshim/hookshim/internal/wire"
 	"io"
 	"slices"
 	"strconv"
@@ -283,7 +284,7 @@ func (e *Entry) Explain() string {
 		p("    stdout: %s\n", strings.TrimRight(e.Stdout, "\n"))
 	}
 	if e.Stderr != "" {
-		p("    stderr: %s\n", oneLine(strings.TrimRight(e.Stderr, "\n")))
+		p("    stderr: %s\n", wire.OneLine(strings.TrimRight(e.Stderr, "\n")))
 	}
 	for _, n := range e.Notes {
 		if n != e.NoConfig {
@@ -297,9 +298,4 @@ func (e *Entry) Explain() string {
 		p("  cut to keep the record small: %s\n", strings.Join(e.Truncated, ", "))
 	}
 	return b.String()
-}
-
-// oneLine keeps a message on one line, for a line of its own.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }

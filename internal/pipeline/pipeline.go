@@ -39,6 +39,7 @@ import (
 	"github.com/hookshim/hookshim/internal/run"
 	"github.com/hookshim/hookshim/internal/seen"
 	"github.com/hookshim/hookshim/internal/trust"
+	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
 )
 
@@ -564,7 +565,7 @@ func (c *call) fail(msg string) respond.Answer {
 				c.rec.Native, c.rec.Canonical = c.opts.Event, c.spec.Canonical
 			}
 		}
-		v := decision.Verdict{Decision: decision.Deny, Reason: "hookshim failed and fails closed: " + oneLine(msg)}
+		v := decision.Verdict{Decision: decision.Deny, Reason: "hookshim failed and fails closed: " + wire.OneLine(msg)}
 		respond.Finish(c.spec, &v)
 		c.rec.Verdict = &v
 		return respond.Encode(c.pr, c.spec, v)
@@ -603,11 +604,6 @@ func skipSet(s string) []string {
 		}
 	}
 	return names
-}
-
-// oneLine keeps a reason on one line, for channels that show only that.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
 // newID is a random UUID v4: the call's id, the envelope's idempotency key.

@@ -64,7 +64,7 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, oneLine(err.Error()))
+		fmt.Fprintln(stderr, wire.OneLine(err.Error()))
 		return 1
 	}
 	_, _ = stdout.Write(answer)
@@ -188,9 +188,5 @@ func excerpt(b []byte) string {
 	if len(s) > 200 {
 		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}
-	return oneLine(s)
-}
-
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	return wire.OneLine(s)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/hookshim/hookshim/internal/pipeline"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/shellquote"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -129,7 +130,7 @@ func ExamplePolicy(self string) ([]config.Found, error) {
     {"name": "deny-destructive", "event": "before_tool_execute", "matcher": "shell",
      "use": "hookshim/destructive-shell"},
     {"name": "prompt-context", "event": "before_prompt",
-     "handler": {"type": "command", "command": ` + q(quoteArg(self)+" example-policy prompt-context") + `, "timeout": 10}}
+     "handler": {"type": "command", "command": ` + q(shellquote.Word(self)+" example-policy prompt-context") + `, "timeout": 10}}
   ]
 }`
 	dir, _ := os.Getwd()
@@ -139,14 +140,6 @@ func ExamplePolicy(self string) ([]config.Found, error) {
 	}
 	f.Dir = dir
 	return []config.Found{{File: f}}, nil
-}
-
-// quoteArg quotes a path for a command line when it needs it.
-func quoteArg(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`|&;<>()*?[]{}~#!=") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Sample is the payload of one simulated call of pr: file's content, else

@@ -289,15 +289,13 @@ func (p *pinner) word(w, cwd string) (path string, dir, ok bool) {
 	if !ok {
 		return "", false, false
 	}
-	if !dir && !strings.ContainsRune(w, '/') && !slices.Contains(scriptExts, filepath.Ext(w)) {
+	if !dir && !strings.ContainsRune(w, '/') && !slices.Contains(config.ScriptExts, filepath.Ext(w)) {
 		if _, err := os.Lstat(path); err != nil {
 			return "", false, false
 		}
 	}
 	return path, dir, true
 }
-
-var scriptExts = []string{".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".ps1", ".mk"}
 
 // leadingVar splits "$NAME/rest" or "${NAME}/rest" into NAME and "/rest".
 func leadingVar(w string) (name, rest string, ok bool) {

@@ -1,10 +1,12 @@
 // Package wire writes the small JSON documents hookshim emits: answers to
-// tools and envelopes for handlers; and finds the strings in the ones it
-// reads without parsing them (StringEnd).
+// tools and envelopes for handlers; finds the strings in the ones it reads
+// without parsing them (StringEnd); and keeps a message to one line
+// (OneLine) for the channels that show only one.
 package wire
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -281,4 +283,14 @@ func StringEnd(doc []byte, i int) int {
 		}
 		j = q + 1
 	}
+}
+
+// OneLine keeps a message on one line: a tool that shows a reason, a
+// status line or a log table shows one line, and a line break in a
+// handler's or a server's text would cut it or start a record of its own.
+func OneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
