@@ -285,10 +285,10 @@ func writes(c shellcmd.Command) []string {
 	if name == "find" {
 		// -fprint FILE, -fprint0 FILE, -fls FILE and -fprintf FILE FORMAT
 		// write the list of what was found to FILE.
-		for i, a := range c.Args[1 : len(c.Args)-1] {
-			switch a {
+		for i := 1; i+1 < len(c.Args); i++ {
+			switch c.Args[i] {
 			case "-fprint", "-fprint0", "-fls", "-fprintf":
-				out = append(out, c.Args[i+2])
+				out = append(out, c.Args[i+1])
 			}
 		}
 		return out
