@@ -34,7 +34,7 @@ var protectedBranches = &spec{
 			"a subcommand known only when the line runs (`git $cmd`), an alias defined on the line (`git -c alias.p='push -f' p`) " +
 			"and a forced push or a delete that takes more refspecs from `xargs` are answered with ask. " +
 			"Also `git reset --hard` (or `--merge`) while on a protected branch. Wrapped commands count; " +
-			"a line that cannot be read to its end and mentions `git` and `push` is answered with ask.",
+			"a line that cannot be read to its end is answered with ask, as by every shell policy.",
 		Misses: "aliases and settings from git's configuration files (`git pf`, `push.default = upstream` with another branch name, " +
 			"`remote.origin.mirror = true`), scripts (`./release.sh`), options held in variables (`git push $FLAGS origin main`), " +
 			"a refspec held in a variable on a push that is not forced, pushes through other programs (`gh api`, the hosting service's web page). " +
@@ -105,7 +105,7 @@ type branchOf struct {
 }
 
 func protected(ev *event.Event, branches globs) string {
-	runs, line, complete := shellOf(ev)
+	runs := shellOf(ev)
 	// The current branch of each repository the line uses, read once and
 	// moved by git checkout and git switch as the line goes.
 	current := map[string]branchOf{}
@@ -159,9 +159,6 @@ func protected(ev *event.Event, branches globs) string {
 				return f
 			}
 		}
-	}
-	if doubt == "" && !complete && strings.Contains(line, "git") && strings.Contains(line, "push") {
-		doubt = unsure + "this command line could not be read to its end and it runs git push; check it by hand"
 	}
 	return doubt
 }

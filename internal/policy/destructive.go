@@ -112,7 +112,7 @@ func destructive(ev *event.Event, allow globs) string {
 	if forkBomb(ev.Tool.Command) {
 		return "a fork bomb exhausts the machine's processes"
 	}
-	runs, _, _ := shellOf(ev)
+	runs := shellOf(ev)
 	project := ev.ProjectDir
 	if project == "" {
 		project = ev.Cwd

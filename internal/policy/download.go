@@ -88,7 +88,7 @@ func readsStdin(c shellcmd.Command) bool {
 }
 
 func pipeShell(ev *event.Event) string {
-	runs, _, _ := shellOf(ev)
+	runs := shellOf(ev)
 	downloads := map[int]bool{} // pipelines that carry a download
 	saved := map[string]bool{}  // files downloaded earlier in the line
 	for _, r := range runs {
@@ -248,7 +248,7 @@ var urlInstalls = &spec{
 }
 
 func urlInstall(ev *event.Event, allow []string) string {
-	runs, _, _ := shellOf(ev)
+	runs := shellOf(ev)
 	saved := map[string]bool{}
 	for _, r := range runs {
 		c := r.cmd

@@ -27,7 +27,7 @@ var gitDiscard = &spec{
 			"an alias defined on the line, a `git stash`, `git worktree` or `git submodule` action held in a variable, " +
 			"`git checkout $X` (a branch or a path), `xargs git checkout` and `git update-ref --stdin` are answered with ask " +
 			"(`xargs git restore` and `xargs git checkout --` are denied: what they get is paths). Wrapped commands count; " +
-			"a line that cannot be read to its end and mentions `git` and one of the subcommands above is answered with ask.",
+			"a line that cannot be read to its end is answered with ask, as by every shell policy.",
 		Misses: "rewrites of commits that may have been pushed (`git rebase`, `git commit --amend`, `git reset --soft`/`--mixed`/`--keep` " +
 			"to an older commit): whether they were pushed is not known here, the commits stay in the reflog, and a push of the " +
 			"rewrite needs a force-push (`hookshim/protected-branches`); `git stash pop`, which keeps the stash when it cannot apply it; " +
@@ -102,7 +102,7 @@ var discardKinds = []string{"reset", "clean", "checkout", "restore", "switch", "
 	"submodule", "reflog", "gc", "update-ref", "filter-branch", "filter-repo"}
 
 func discards(ev *event.Event, allow []string) string {
-	runs, line, complete := shellOf(ev)
+	runs := shellOf(ev)
 	doubt := ""
 	for _, r := range runs {
 		g := gitOf(r.cmd, r.cwd)
@@ -131,14 +131,6 @@ func discards(ev *event.Event, allow []string) string {
 			}
 		default:
 			return show(r.cmd.Args) + " " + f
-		}
-	}
-	if doubt == "" && !complete && strings.Contains(line, "git") {
-		for _, k := range discardKinds {
-			if strings.Contains(line, k) && !slices.Contains(allow, k) {
-				doubt = unsure + "this command line could not be read to its end and it runs git " + k + "; check it by hand"
-				break
-			}
 		}
 	}
 	return doubt

@@ -106,7 +106,7 @@ func outside(ev *event.Event, allow globs) string {
 		}
 		return ""
 	}
-	runs, _, _ := shellOf(ev)
+	runs := shellOf(ev)
 	for _, r := range runs {
 		c := r.cmd
 		wd := r.cwd // "": known only at run time, and relative paths with it

@@ -177,17 +177,18 @@ type shellRun struct {
 }
 
 // shellOf reads the command line of a shell tool call: its simple
-// commands, the line, and whether the line was read to its end.
-func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
+// commands, each with its folder. A line not read to its end is answered
+// by Policy.Eval for every shell policy, so the policies need not know.
+func shellOf(ev *event.Event) []shellRun {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
-		return nil, "", true
+		return nil
 	}
-	cmds, err := ev.Shell.Commands(ev.Tool.Command)
+	cmds, _ := ev.Shell.Commands(ev.Tool.Command)
 	start := ev.Cwd
 	if start == "" {
 		start = ev.ProjectDir
 	}
-	runs = make([]shellRun, 0, len(cmds))
+	runs := make([]shellRun, 0, len(cmds))
 	for _, c := range cmds {
 		cwd := start
 		switch {
@@ -200,7 +201,7 @@ func shellOf(ev *event.Event) (runs []shellRun, line string, complete bool) {
 		}
 		runs = append(runs, shellRun{c, cwd})
 	}
-	return runs, ev.Tool.Command, err == nil
+	return runs
 }
 
 // operands drops the options of a command's arguments (up to "--").

@@ -238,7 +238,7 @@ func secretFile(ev *event.Event, files, allow globs) string {
 		}
 		return ""
 	}
-	runs, _, _ := shellOf(ev)
+	runs := shellOf(ev)
 	for _, r := range runs {
 		c := r.cmd
 		for _, w := range secretWords(c) {
