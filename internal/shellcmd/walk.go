@@ -463,7 +463,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 	switch x := p.(type) {
 	case *syntax.Lit:
 		if quoted {
-			r.both(unescapeDouble(x.Value))
+			r.both(unescapeIn(x.Value, "$`\"\\"))
 		} else {
 			r.both(unescape(x.Value))
 		}
@@ -552,21 +552,23 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// unescapeDouble removes the backslashes that double quotes remove: before
-// $ ` " \ and a newline.
-func unescapeDouble(s string) string {
+// unescapeIn removes the backslashes the shell removes in double quotes
+// and in a here-document with an unquoted delimiter: before a newline
+// (which goes too) and before a byte of special: dollar, backquote and
+// backslash, and in double quotes the double quote.
+func unescapeIn(s, special string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
+			switch {
+			case s[i+1] == '\n':
 				i++
 				continue
+			case strings.IndexByte(special, s[i+1]) >= 0:
+				i++
 			}
 		}
 		b.WriteByte(s[i])
@@ -589,38 +591,17 @@ func (w *walker) heredoc(sc *scope, rd *syntax.Redirect) arg {
 	}
 	if rd.Hdoc != nil {
 		for _, p := range rd.Hdoc.Parts {
-			if lit, ok := p.(*syntax.Lit); ok && quotedDelim {
+			switch lit, ok := p.(*syntax.Lit); {
+			case ok && quotedDelim:
 				r.both(lit.Value)
-				continue
+			case ok:
+				r.both(unescapeIn(lit.Value, "$`\\"))
+			default:
+				r.part(p, true)
 			}
-			if lit, ok := p.(*syntax.Lit); ok {
-				r.both(unescapeHeredoc(lit.Value))
-				continue
-			}
-			r.part(p, true)
 		}
 	}
 	return arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn, w: rd.Hdoc}
-}
-
-func unescapeHeredoc(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // redirects renders a command's redirections.
