@@ -105,7 +105,6 @@ type branchOf struct {
 }
 
 func protected(ev *event.Event, branches globs) string {
-	runs := shellOf(ev)
 	// The current branch of each repository the line uses, read once and
 	// moved by git checkout and git switch as the line goes.
 	current := map[string]branchOf{}
@@ -121,18 +120,7 @@ func protected(ev *event.Event, branches globs) string {
 		}
 		return b.name, b.ok
 	}
-	doubt := ""
-	for _, r := range runs {
-		g := gitOf(r.cmd, r.cwd)
-		if g.sub == "" {
-			continue
-		}
-		if why := g.unreadable(); why != "" {
-			if doubt == "" {
-				doubt = unsure + show(r.cmd.Args) + " " + why + "; make sure it does not force-push or delete a protected branch"
-			}
-			continue
-		}
+	return eachGit(ev, "make sure it does not force-push or delete a protected branch", func(r shellRun, g gitCall) string {
 		switch g.sub {
 		case "checkout", "switch":
 			if key := g.repoKey(); key != "" {
@@ -142,22 +130,44 @@ func protected(ev *event.Event, branches globs) string {
 			}
 		case "reset":
 			if mode := resetMode(g.args); mode != "hard" && mode != "merge" {
-				continue
+				return ""
 			}
 			if b, ok := branch(g); ok && branches.match(b) {
 				return show(r.cmd.Args) + " discards commits and changes on the protected branch " + b
 			}
 		case "push":
-			f := push(g, branches, func() (string, bool) { return branch(g) })
-			switch {
-			case f == "":
-			case strings.HasPrefix(f, unsure):
-				if doubt == "" {
-					doubt = f
-				}
-			default:
-				return f
+			return push(g, branches, func() (string, bool) { return branch(g) })
+		}
+		return ""
+	})
+}
+
+// eachGit calls fn with each git command of a shell tool call, in order,
+// until one gives a finding. A git command that cannot be read (its
+// subcommand or options known only at run time) is unsure, with about
+// saying what to check; the first unsure finding, its own or fn's, is the
+// answer when no command gives a sure one.
+func eachGit(ev *event.Event, about string, fn func(r shellRun, g gitCall) string) string {
+	doubt := ""
+	for _, r := range shellOf(ev) {
+		g := gitOf(r.cmd, r.cwd)
+		if g.sub == "" {
+			continue
+		}
+		f := ""
+		if why := g.unreadable(); why != "" {
+			f = unsure + show(r.cmd.Args) + " " + why + "; " + about
+		} else {
+			f = fn(r, g)
+		}
+		switch {
+		case f == "":
+		case strings.HasPrefix(f, unsure):
+			if doubt == "" {
+				doubt = f
 			}
+		default:
+			return f
 		}
 	}
 	return doubt

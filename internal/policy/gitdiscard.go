@@ -102,38 +102,23 @@ var discardKinds = []string{"reset", "clean", "checkout", "restore", "switch", "
 	"submodule", "reflog", "gc", "update-ref", "filter-branch", "filter-repo"}
 
 func discards(ev *event.Event, allow []string) string {
-	runs := shellOf(ev)
-	doubt := ""
-	for _, r := range runs {
-		g := gitOf(r.cmd, r.cwd)
-		if g.sub == "" {
-			continue
-		}
-		if why := g.unreadable(); why != "" {
-			if doubt == "" {
-				doubt = unsure + show(r.cmd.Args) + " " + why + "; make sure it does not discard uncommitted work"
-			}
-			continue
-		}
+	return eachGit(ev, "make sure it does not discard uncommitted work", func(r shellRun, g gitCall) string {
 		kind := g.sub
 		if kind == "prune" {
 			kind = "gc"
 		}
 		if slices.Contains(allow, kind) {
-			continue
+			return ""
 		}
 		f := discard(g)
-		switch {
-		case f == "":
-		case strings.HasPrefix(f, unsure):
-			if doubt == "" {
-				doubt = unsure + show(r.cmd.Args) + " " + f[len(unsure):]
-			}
-		default:
-			return show(r.cmd.Args) + " " + f
+		if rest, ok := strings.CutPrefix(f, unsure); ok {
+			return unsure + show(r.cmd.Args) + " " + rest
 		}
-	}
-	return doubt
+		if f != "" {
+			f = show(r.cmd.Args) + " " + f
+		}
+		return f
+	})
 }
 
 // Syntaxes of the subcommands whose arguments are read closely (their
