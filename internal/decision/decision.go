@@ -272,7 +272,7 @@ func canonical(r gjson.Result) string {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			sb.WriteString(k)
+			sb.WriteString(strconv.Quote(k)) // quoted: a key holding ":" or "," must not read as two members
 			sb.WriteByte(':')
 			sb.WriteString(canonical(m[k]))
 		}

@@ -126,3 +126,19 @@ func TestParseDuplicateKeys(t *testing.T) {
 	_, err = Parse("h", []byte(`{"decision":"deny","decision":1}`))
 	require.ErrorContains(t, err, "decision must be a string")
 }
+
+// Two rewrites that differ only in how their members would read if keys
+// were written bare are still two rewrites.
+func TestSameJSONKeysQuoted(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`{"a:1,b":2}`, `{"a":1,"b":2}`, false},
+		{`{"x":{"y":1}}`, `{"x":{"y" : 1}}`, true},
+		{`{"b":1,"a":[1,"2"]}`, `{"a":[1,"2"],"b":1}`, true},
+		{`{"a":"1"}`, `{"a":1}`, false},
+	} {
+		require.Equal(t, c.same, sameJSON([]byte(c.a), []byte(c.b)), "%s vs %s", c.a, c.b)
+	}
+}
