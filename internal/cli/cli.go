@@ -254,6 +254,14 @@ var commands = []command{
 	{"help", cmdHelp},
 }
 
+func commandNames() []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = c.name
+	}
+	return out
+}
+
 func lookup(name string) *command {
 	for i := range commands {
 		if commands[i].name == name {
@@ -278,9 +286,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		errorf(stderr, "unknown command %q", name)
+		// Exit 1, never 2: this line may be a tool's hook registration
+		// ("hookshim rn --provider …"), and Claude Code, Gemini CLI, Codex,
+		// Cursor, Windsurf and Kiro read exit 2 as "block", which would
+		// stop every call over a typo; 1 is their failed hook, shown to
+		// the user, that lets the action go on.
+		errorf(stderr, "unknown command %q%s", name, config.DidYouMean(name, commandNames()))
 		hintf(stderr, "run 'hookshim help' for the list of commands")
-		return 2
+		return 1
 	}
 	if name != "help" && helpAsked(rest) {
 		return cmdHelp([]string{name}, stdin, stdout, stderr, getenv)
