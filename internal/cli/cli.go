@@ -187,8 +187,10 @@ Usage:
       their trust, each hook matched or not and why, each handler's
       answer, the merge, the degradations, the native answer. ID may be
       the start of an id, as 'hookshim log' shows it.
-  hookshim providers [--events] [--markdown]
-      List the tools hookshim speaks to and their events.
+  hookshim providers [--events] [--tools] [--markdown]
+      List the tools hookshim speaks to and their events; --tools lists
+      the canonical tool names a matcher takes ("shell", "file_edit") with
+      each tool's native names for them.
   hookshim policies [--markdown] [NAME]
       List the built-in policies a config entry can "use", or show one:
       what it catches and misses, its parameters, examples.
