@@ -168,6 +168,11 @@ Usage:
       hookshim, and entries imported before, are left out; what the
       config cannot express is kept under provider_data and reported.
       --all: from every tool whose hook config is found.
+  hookshim export --to ID [--check] [CONFIG]
+      Write the config's hooks as tool ID's own hooks config, on stdout:
+      for a tool to run them without hookshim. What the tool cannot
+      express is degraded as the Hook Interchange Format says, a warning
+      each; --check reads the result back and verifies every hook is in it.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
@@ -245,6 +250,7 @@ var commands = []command{
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
 	{"import", cmdImport},
+	{"export", cmdExport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"log", cmdLog},
