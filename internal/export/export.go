@@ -187,14 +187,12 @@ func (e *encoder) hook(i int, h gjson.Result) {
 			e.note("%s has no %s event for the tools its matcher names: not exported", ev, e.p.Name)
 			return
 		}
-		if len(picked) > 1 && len(items) <= 1 {
+		if len(picked) > 1 {
 			names := make([]string, len(picked))
 			for k, s := range picked {
 				names[k] = s.Native
 			}
-			if len(items) == 0 {
-				e.note("every tool: written for each of %s", strings.Join(names, ", "))
-			}
+			e.note("%s splits %s by kind of tool: the hook is written for each of %s", e.p.Name, ev, strings.Join(names, ", "))
 		}
 		for _, it := range items {
 			if it.mcp != "" || it.pattern != "" {
@@ -219,7 +217,7 @@ func (e *encoder) hook(i int, h gjson.Result) {
 				cmd = blockCommand(command, "input_rewrite")
 			}
 		}
-		if h.Get("blocking").Bool() && !s.Can.Has(provider.CanDeny) && !s.Can.Has(provider.CanStop) {
+		if h.Get("blocking").Bool() && !s.Can.Has(provider.CanDeny) {
 			e.note("blocking has no effect on %s: the event only observes", s.Native)
 		}
 		if e.write(s, h, hd, cmd, items) {

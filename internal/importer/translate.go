@@ -212,11 +212,11 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 		out.raw("matcher", matcher)
 	}
 	// blocking as the source tool's event says: where the tool lets a
-	// hook's exit code stop the action (Claude Code's exit 2), the same
-	// exit code blocks under every tool; an observe-only event (after a
-	// tool, at session end) blocks nothing, and saying so would be a
-	// promise no tool keeps.
-	out.raw("blocking", strconv.FormatBool(spec.Can.Has(provider.CanDeny) || spec.Can.Has(provider.CanStop)))
+	// hook stop the action (Claude Code's exit 2), the same exit code
+	// blocks under every tool; an event where it cannot (after a tool, at
+	// session start or end, whatever JSON may end the session) blocks
+	// nothing, and saying so would be a promise no tool keeps.
+	out.raw("blocking", strconv.FormatBool(spec.Can.Has(provider.CanDeny)))
 	out.raw("handler", h.String())
 	pd := &object{}
 	pd.raw(p.ID, kept.String())
