@@ -129,6 +129,10 @@ Usage:
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
+  hookshim init [--dir DIR]
+      Write a starter .openhook.json at the project root: the built-in
+      policies most projects want, with comments on what to change. Never
+      writes over a config; prints the next steps (allow, install).
   hookshim simulate [--all|--pack] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
       Without arguments: for every tool, a destructive shell command and a
       prompt through the real pipeline, with the built-in example policy
@@ -241,6 +245,7 @@ type command struct {
 // commands is the table Main dispatches on, in the order of the usage text.
 var commands = []command{
 	{"run", cmdRun},
+	{"init", cmdInit},
 	{"simulate", cmdSimulate},
 	{"allow", cmdAllow},
 	{"deny", cmdDeny},

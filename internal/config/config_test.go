@@ -207,3 +207,12 @@ func TestMatcherAlso(t *testing.T) {
 	require.True(t, f.Hooks[1].Listens(event.WorktreeSetup))
 	require.True(t, f.Hooks[2].Listens(event.WorktreeSetup))
 }
+
+func TestStarterParses(t *testing.T) {
+	for _, tools := range [][]string{nil, {"claude-code", "gemini-cli"}} {
+		f, err := Parse("x.json", Starter(tools))
+		require.NoError(t, err)
+		require.Empty(t, f.Warnings)
+		require.Len(t, f.Hooks, 4)
+	}
+}
