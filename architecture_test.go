@@ -38,6 +38,7 @@ var layers = map[string][]string{
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},
 	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote", "internal/wire"},
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote", "internal/wire"},
+	"internal/export":    {"internal/config", "internal/event", "internal/install", "internal/normalize", "internal/provider", "internal/wire"},
 	"internal/seen":      {"internal/private"},
 	"internal/journal":   {"internal/private", "internal/wire"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)

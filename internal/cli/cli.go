@@ -129,6 +129,10 @@ Usage:
       Answer one hook call: read the tool's payload on stdin, run the
       handlers of .openhook.json that match, print the tool's answer.
       This is the command each tool's hook config calls.
+  hookshim init [--dir DIR]
+      Write a starter .openhook.json at the project root: the built-in
+      policies most projects want, with comments on what to change. Never
+      writes over a config; prints the next steps (allow, install).
   hookshim simulate [--all|--pack] [--provider ID --event NAME [--tool-input JSON] [--payload FILE] [--config FILE]]
       Without arguments: for every tool, a destructive shell command and a
       prompt through the real pipeline, with the built-in example policy
@@ -168,6 +172,11 @@ Usage:
       hookshim, and entries imported before, are left out; what the
       config cannot express is kept under provider_data and reported.
       --all: from every tool whose hook config is found.
+  hookshim export --to ID [--check] [CONFIG]
+      Write the config's hooks as tool ID's own hooks config, on stdout:
+      for a tool to run them without hookshim. What the tool cannot
+      express is degraded as the Hook Interchange Format says, a warning
+      each; --check reads the result back and verifies every hook is in it.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.
@@ -187,8 +196,10 @@ Usage:
       their trust, each hook matched or not and why, each handler's
       answer, the merge, the degradations, the native answer. ID may be
       the start of an id, as 'hookshim log' shows it.
-  hookshim providers [--events] [--markdown]
-      List the tools hookshim speaks to and their events.
+  hookshim providers [--events] [--tools] [--markdown]
+      List the tools hookshim speaks to and their events; --tools lists
+      the canonical tool names a matcher takes ("shell", "file_edit") with
+      each tool's native names for them.
   hookshim policies [--markdown] [NAME]
       List the built-in policies a config entry can "use", or show one:
       what it catches and misses, its parameters, examples.
@@ -234,6 +245,7 @@ type command struct {
 // commands is the table Main dispatches on, in the order of the usage text.
 var commands = []command{
 	{"run", cmdRun},
+	{"init", cmdInit},
 	{"simulate", cmdSimulate},
 	{"allow", cmdAllow},
 	{"deny", cmdDeny},
@@ -243,6 +255,7 @@ var commands = []command{
 	{"install", cmdInstall},
 	{"uninstall", cmdUninstall},
 	{"import", cmdImport},
+	{"export", cmdExport},
 	{"status", cmdStatus},
 	{"doctor", cmdDoctor},
 	{"log", cmdLog},
@@ -252,6 +265,14 @@ var commands = []command{
 	{"example-policy", cmdExamplePolicy},
 	{"version", cmdVersion},
 	{"help", cmdHelp},
+}
+
+func commandNames() []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = c.name
+	}
+	return out
 }
 
 func lookup(name string) *command {
@@ -278,9 +299,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		errorf(stderr, "unknown command %q", name)
+		// Exit 1, never 2: this line may be a tool's hook registration
+		// ("hookshim rn --provider …"), and Claude Code, Gemini CLI, Codex,
+		// Cursor, Windsurf and Kiro read exit 2 as "block", which would
+		// stop every call over a typo; 1 is their failed hook, shown to
+		// the user, that lets the action go on.
+		errorf(stderr, "unknown command %q%s", name, config.DidYouMean(name, commandNames()))
 		hintf(stderr, "run 'hookshim help' for the list of commands")
-		return 2
+		return 1
 	}
 	if name != "help" && helpAsked(rest) {
 		return cmdHelp([]string{name}, stdin, stdout, stderr, getenv)

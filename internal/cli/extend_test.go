@@ -45,13 +45,13 @@ func TestExtendKeepsTheFile(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, n := range []string{"a.json", "b.json"} {
-				require.NoError(t, os.WriteFile(filepath.Join(dir, n), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, n), []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "session_start", "handler": {"command": "true"}}]}`), 0o644))
 			}
 			cfg := filepath.Join(dir, ".openhook.json")
 			require.NoError(t, os.WriteFile(cfg, []byte(c.in), 0o644))
 			code, stdout, stderr := extendIn(t, dir, cfg, filepath.Join(dir, "b.json"))
 			require.Equal(t, 0, code, stderr)
-			require.Contains(t, stdout, "extends b.json (0 hooks)")
+			require.Contains(t, stdout, "extends b.json (1 hook)")
 			got, err := os.ReadFile(cfg)
 			require.NoError(t, err)
 			require.Equal(t, c.want, string(got))
@@ -80,7 +80,7 @@ func TestExtendThroughLink(t *testing.T) {
 	require.NoError(t, os.Mkdir(dots, 0o755))
 	real := filepath.Join(dots, "openhook.json")
 	require.NoError(t, os.WriteFile(real, []byte("{\n  \"spec\": \"hooks/0.1\", // mine\n  \"hooks\": [],\n}\n"), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "base.json"), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "base.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "session_start", "handler": {"command": "true"}}]}`), 0o644))
 	cfg := filepath.Join(dir, ".openhook.json")
 	require.NoError(t, os.Symlink("dotfiles/openhook.json", cfg))
 
@@ -101,7 +101,7 @@ func TestExtendThroughLink(t *testing.T) {
 // where it stops.
 func TestExtendRefusesBroken(t *testing.T) {
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "session_start", "handler": {"command": "true"}}]}`), 0o644))
 	cfg := filepath.Join(dir, ".openhook.json")
 	broken := "{\n  \"spec\": \"hooks/0.1\",\n  \"hooks\": [\n}\n"
 	require.NoError(t, os.WriteFile(cfg, []byte(broken), 0o644))
@@ -116,7 +116,7 @@ func TestExtendRefusesBroken(t *testing.T) {
 // A new config starts as a config with the entry.
 func TestExtendNewConfig(t *testing.T) {
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "session_start", "handler": {"command": "true"}}]}`), 0o644))
 	cfg := filepath.Join(dir, "sub", ".openhook.json")
 	code, stdout, stderr := extendIn(t, dir, cfg, filepath.Join(dir, "b.json"))
 	require.Equal(t, 0, code, stderr)

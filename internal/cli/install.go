@@ -226,6 +226,15 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		errorf(stderr, "%v", err)
 		return 1
 	}
+	if f.scope != "user" && !uninstall && inHome(env) {
+		// The home folder's .claude/, .gemini/… are the user's own
+		// settings: a project-scope entry there would rewrite them with
+		// project-style commands, and status would then show each file
+		// twice.
+		errorf(stderr, "%s is your home folder: its project-level hook configs are your user settings", env.Project)
+		hintf(stderr, "run %s in a project folder (or with --dir), or use --scope user to register for every project", cmd)
+		return 1
+	}
 	providers, ok := f.selectProviders(env, stderr, cmd)
 	if !ok {
 		return 2
@@ -255,6 +264,9 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 				j.Err = err
 			}
 			continue
+		}
+		if f.scope == "" && j.Target.Scope == provider.ScopeUser && !uninstall {
+			hintf(stderr, "%s has no project-level hook config: registered at user level, for every project", p.ID)
 		}
 		if !uninstall {
 			if j.Events, err = install.Events(p, asked); err != nil {
@@ -515,9 +527,16 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	fmt.Fprintln(tw, "TOOL\tSCOPE\tFILE\tSTATE\tEVENTS")
 	status := 0
 	var notes []string
+	shown := map[string]bool{}
 	for _, st := range install.Statuses(env, providers) {
 		where, state := "-", "-"
 		if st.Path != "" {
+			// In the home folder a project target is the user one: one
+			// file, listed once.
+			if shown[st.Path] {
+				continue
+			}
+			shown[st.Path] = true
 			where, state = env.Display(st.Path), st.State
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Provider.ID, st.Target.Scope, where, state, strings.Join(st.Events, ","))
@@ -543,4 +562,17 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		}
 	}
 	return status
+}
+
+// inHome reports whether the project folder is the user's home folder.
+func inHome(env install.Env) bool {
+	if env.Project == "" || env.Home == "" {
+		return false
+	}
+	p, err1 := filepath.EvalSymlinks(env.Project)
+	h, err2 := filepath.EvalSymlinks(env.Home)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(env.Project) == filepath.Clean(env.Home)
+	}
+	return p == h
 }

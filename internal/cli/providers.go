@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"slices"
+	"strings"
+
 	"fmt"
+	"github.com/hookshim/hookshim/internal/event"
 	"io"
 	"text/tabwriter"
 
@@ -13,8 +17,12 @@ func cmdProviders(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(s
 	fs := newFlags("providers")
 	events := fs.Bool("events", false, "")
 	markdown := fs.Bool("markdown", false, "")
+	tools := fs.Bool("tools", false, "")
 	if !parseFlags(fs, args, stderr) {
 		return 2
+	}
+	if *tools {
+		return listTools(stdout, stderr)
 	}
 	if *markdown {
 		fmt.Fprint(stdout, docs.ProvidersMarkdown())
@@ -47,4 +55,26 @@ func flush(tw *tabwriter.Writer, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// listTools prints the canonical tool names a matcher takes, each with
+// every tool's native names for it: what "shell" matches where.
+func listTools(stdout, stderr io.Writer) int {
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tPROVIDER\tNATIVE NAMES")
+	for _, name := range event.ToolNames {
+		for _, p := range provider.All {
+			var natives []string
+			for _, r := range p.Tools {
+				if r.To == name && !slices.Contains(natives, r.From) {
+					natives = append(natives, r.From)
+				}
+			}
+			if len(natives) > 0 {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", name, p.ID, strings.Join(natives, ", "))
+			}
+		}
+	}
+	fmt.Fprintln(tw, "mcp\t(every tool)\t{\"mcp\": {\"server\": …, \"tool\": …}}; names outside this list match the native name as written")
+	return flush(tw, stderr)
 }

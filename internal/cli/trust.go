@@ -69,6 +69,11 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		hintf(stderr, "fix the config before allowing it")
 		return 1
 	}
+	// What parsing let through (an unknown field and the one meant, a
+	// newer version) is shown before the file is allowed as it is.
+	for _, w := range f.Warnings {
+		warningf(stderr, "%s", w)
+	}
 	if !resolveExtends(f, getenv, true, stderr) {
 		hintf(stderr, "an allowance covers every config this one extends: fix or fetch them (hookshim fetch), then allow again")
 		return 1

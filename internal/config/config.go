@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,6 +105,10 @@ type Error struct {
 	Path      string
 	Line, Col int
 	Msg       string
+
+	// Empty says the one problem is an empty "hooks" array: a command
+	// that adds hooks (import) may start from such a file.
+	Empty bool
 }
 
 func (e *Error) Error() string {
@@ -152,6 +157,7 @@ func parse(path, dir string, data []byte) (*File, error) {
 		return nil, p.errAt(doc, "the config must be a JSON object")
 	}
 	f := &File{Path: path, Dir: dir, OnError: "allow", Content: content}
+	p.file = f
 	var version bool
 	var hooks gjson.Result
 	doc.ForEach(func(k, v gjson.Result) bool {
@@ -180,7 +186,7 @@ func parse(path, dir string, data []byte) (*File, error) {
 			f.Redact = p.strs(v, "redact")
 		case "$schema", "description":
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q (known: openhook, spec, hooks, on_error, extends, redact, description)", k.Str))
+			p.unknown(k, "", topFields)
 		}
 		return p.err == nil
 	})
@@ -194,10 +200,17 @@ func parse(path, dir string, data []byte) (*File, error) {
 		return f, nil // a file that only extends others
 	}
 	if !hooks.Exists() {
-		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "hooks" array`}
+		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: `missing "hooks" array` + meant(doc, "hooks")}
 	}
 	if !hooks.IsArray() {
 		return nil, p.errAt(hooks, `"hooks" must be an array`)
+	}
+	if len(f.Extends) == 0 && len(hooks.Array()) == 0 {
+		// The Hook Interchange Format requires at least one hook: an empty
+		// list is most often a config whose hooks were lost in an edit.
+		e := p.errAt(hooks, `"hooks" is empty: add a hook (hookshim init writes a starter config)`)
+		e.Empty = true
+		return nil, e
 	}
 	i := 0
 	hooks.ForEach(func(_, v gjson.Result) bool {
@@ -215,6 +228,7 @@ func parse(path, dir string, data []byte) (*File, error) {
 }
 
 type parser struct {
+	file *File // the file being parsed, for warnings
 	path string
 	data []byte
 	err  error
@@ -358,7 +372,7 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 		case "dialect":
 			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in OpenHook entry (known: command, events, async, name, timeout, matcher, blocking, on_error, dialect)", k.Str))
+			p.unknown(k, "OpenHook entry", openhookFields)
 		}
 		return p.err == nil
 	})
@@ -372,7 +386,7 @@ func (p *parser) openhook(h *Hook, v gjson.Result, i int) {
 	for _, e := range events {
 		bs, ok := bindings(e)
 		if !ok {
-			p.fail(eventsAt, fmt.Sprintf("unknown event %q (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or \"*\")", e))
+			p.fail(eventsAt, fmt.Sprintf("unknown event %q%s (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or \"*\")", e, DidYouMean(e, eventNames())))
 			return
 		}
 		for _, b := range bs {
@@ -412,7 +426,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 		case "with":
 			with = true
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in hook (known: name, event, matcher, handler, use, with, blocking, degradation, on_error, provider_data, capabilities)", k.Str))
+			p.unknown(k, "hook", hookFields)
 		}
 		return p.err == nil
 	})
@@ -426,7 +440,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 		return
 	}
 	if !eventAt.Exists() {
-		p.fail(v, fmt.Sprintf(`hook %d has no "event"`, i))
+		p.fail(v, fmt.Sprintf(`hook %d has no "event"`, i)+meant(v, "event"))
 		return
 	}
 	if eventAt.Type != gjson.String {
@@ -435,7 +449,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 	}
 	bs, ok := bindings(eventAt.Str)
 	if !ok {
-		p.fail(eventAt, fmt.Sprintf("unknown event %q (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or an Amplifier name such as tool:pre)", eventAt.Str))
+		p.fail(eventAt, fmt.Sprintf("unknown event %q%s (use a canonical name such as before_tool_execute, an OpenHook type such as tool.start, or an Amplifier name such as tool:pre)", eventAt.Str, DidYouMean(eventAt.Str, eventNames())))
 		return
 	}
 	for _, b := range bs {
@@ -448,7 +462,7 @@ func (p *parser) interchange(f *File, h *Hook, v gjson.Result, i int) {
 		return
 	}
 	if !handler.Exists() {
-		p.fail(v, fmt.Sprintf(`hook %d has no "handler"`, i))
+		p.fail(v, fmt.Sprintf(`hook %d has no "handler"`, i)+meant(v, "handler"))
 		return
 	}
 	p.handler(f, h, handler)
@@ -511,7 +525,7 @@ func (p *parser) handler(f *File, h *Hook, v gjson.Result) {
 		case "dialect":
 			h.Dialect = p.str(val, "dialect")
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in handler (known: type, command, platform, cwd, env, timeout, timeout_action, async, status_message, dialect)", k.Str))
+			p.unknown(k, "handler", handlerFields)
 		}
 		return p.err == nil
 	})
@@ -541,7 +555,7 @@ func (p *parser) platform(v gjson.Result) string {
 		switch k.Str {
 		case "windows", "linux", "darwin", "osx":
 		default:
-			p.fail(k, fmt.Sprintf("unknown platform %q (known: windows, linux, darwin)", k.Str))
+			p.unknown(k, "platform", []string{"windows", "linux", "darwin"})
 		}
 		os := k.Str
 		if os == "osx" {
@@ -634,6 +648,14 @@ func (p *parser) matcher(v gjson.Result) Matcher {
 		if v.Str == "" || v.Str == "*" {
 			return nil
 		}
+		if !slices.Contains(event.ToolNames, v.Str) {
+			// A name outside the vocabulary is a native name, matched as
+			// written; one a letter away from a canonical name is a typo
+			// that would leave the hook silent, so it is named.
+			if n := Nearest(v.Str, event.ToolNames); n != "" {
+				p.file.Warnings = append(p.file.Warnings, p.pos(v)+fmt.Sprintf(": matcher %q is no canonical tool name and matches only a tool of that native name (did you mean %q?)", v.Str, n))
+			}
+		}
 		return toolName(v.Str)
 	case v.IsArray():
 		var list anyOf
@@ -676,7 +698,7 @@ func (p *parser) matcher(v gjson.Result) Matcher {
 				case "tool":
 					mm.tool = p.str(val, "tool")
 				default:
-					p.fail(k, fmt.Sprintf("unknown field %q in mcp matcher (known: server, tool)", k.Str))
+					p.unknown(k, "mcp matcher", []string{"server", "tool"})
 				}
 				return p.err == nil
 			})
@@ -695,10 +717,50 @@ func (p *parser) matcher(v gjson.Result) Matcher {
 func (p *parser) only(v gjson.Result, key string) {
 	v.ForEach(func(k, _ gjson.Result) bool {
 		if k.Str != key {
-			p.fail(k, fmt.Sprintf("unknown field %q in matcher", k.Str))
+			p.unknown(k, "matcher", []string{key})
 		}
 		return p.err == nil
 	})
+}
+
+// meant names the field of obj that looks like a misspelt field, for
+// the error that says field is missing: " (\"evnet\" is not a field: did
+// you mean \"event\"?)", or "".
+func meant(obj gjson.Result, field string) string {
+	out := ""
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		if k.Str != field && Nearest(k.Str, []string{field}) != "" {
+			out = fmt.Sprintf(" (%q is not a field: did you mean %q?)", k.Str, field)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// The fields each object of a config knows, for the nearest name to an
+// unknown one.
+var (
+	topFields      = []string{"openhook", "spec", "hooks", "on_error", "extends", "redact", "description", "$schema"}
+	hookFields     = []string{"name", "event", "matcher", "handler", "use", "with", "blocking", "degradation", "on_error", "provider_data", "capabilities"}
+	handlerFields  = []string{"type", "command", "platform", "cwd", "env", "timeout", "timeout_action", "async", "status_message", "dialect"}
+	openhookFields = []string{"command", "events", "async", "name", "timeout", "matcher", "blocking", "on_error", "dialect"}
+)
+
+// unknown records a field the config does not know. The Hook Interchange
+// Format asks parsers to ignore unknown fields, so that a newer file still
+// runs: the field is ignored, never the config, and the warning names the
+// field meant ("matchr": "matcher") so that a typo does not go unseen.
+// Fields that start with "_" are metadata ("_comment") and pass in silence.
+func (p *parser) unknown(k gjson.Result, in string, known []string) {
+	if strings.HasPrefix(k.Str, "_") {
+		return
+	}
+	where := ""
+	if in != "" {
+		where = " in " + in
+	}
+	p.file.Warnings = append(p.file.Warnings, p.pos(k)+fmt.Sprintf(": unknown field %q%s is ignored%s", k.Str, where, DidYouMean(k.Str, known)))
 }
 
 func trimBOM(b []byte) []byte {

@@ -73,9 +73,11 @@ func TestParseErrorsNamePosition(t *testing.T) {
 		"{\"hooks\": []}":        `missing "openhook" or "spec"`,
 		"{\"openhook\":\"0.1\"}": `missing "hooks" array`,
 		"{\"openhook\":\"0.1\", \"hooks\": [ {\"command\": \"c\", \"event\": \"x\"} ]}": `mixes the two formats`,
-		"{\"openhook\":\"0.1\", \"hook\": []}":                                          `unknown field "hook"`,
+		"{\"openhook\":\"0.1\", \"hook\": []}":                                          `missing "hooks" array ("hook" is not a field: did you mean "hooks"?)`,
 		"{\"openhook\":\"0.1\",\n\n  \"hooks\": [,]}":                                   `x.json:3:13: not valid JSON here`,
 		"[]": `must be a JSON object`,
+		"{\"spec\":\"hooks/0.1\",\n \"hooks\": []}": `x.json:2:11: "hooks" is empty`,
+		"{\"spec\":\"hooks/0.1\", \"hooks\": [{\"event\": \"before_tol_execute\", \"handler\": {\"command\": \"c\"}}]}": `unknown event "before_tol_execute" (did you mean "before_tool_execute"?)`,
 	} {
 		_, err := Parse("x.json", []byte(doc))
 		require.ErrorContainsf(t, err, want, "doc %s", doc)
@@ -155,5 +157,62 @@ func TestDialectField(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "command/claude-code command/gemini-cli command/" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestUnknownFieldsWarn: the Hook Interchange Format asks that unknown
+// fields be ignored; hookshim ignores them with a warning that names the
+// field meant, and keeps the hook. Metadata fields ("_comment") pass in
+// silence.
+func TestUnknownFieldsWarn(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"_comment": "x", "spec": "hooks/0.1", "hooks": [{"_note": 1, "event": "before_tool_execute", "handler": {"_x": 1, "command": "c"}}]}`:            ``,
+		`{"spec": "hooks/0.1", "specs": 1, "hooks": [{"event": "before_tool_execute", "handler": {"command": "c"}}]}`:                                      `x.json:1:23: unknown field "specs" is ignored (did you mean "spec"?)`,
+		`{"spec": "hooks/0.1", "hooks": [{"event": "before_tool_execute", "matchr": "shell", "handler": {"command": "c"}}]}`:                               `x.json:1:66: unknown field "matchr" in hook is ignored (did you mean "matcher"?)`,
+		`{"spec": "hooks/0.1", "hooks": [{"event": "before_tool_execute", "handler": {"command": "c", "timout": 3}}]}`:                                     `unknown field "timout" in handler is ignored (did you mean "timeout"?)`,
+		`{"openhook": "0.1", "hooks": [{"command": "c", "event": ["tool.start"]}]}`:                                                                        `mixes the two formats`,
+		`{"openhook": "0.1", "hooks": [{"command": "c", "evnts": ["tool.start"]}]}`:                                                                        `unknown field "evnts" in OpenHook entry is ignored (did you mean "events"?)`,
+		`{"spec": "hooks/0.1", "hooks": [{"event": "before_tool_execute", "matcher": "shel", "handler": {"command": "c"}}]}`:                               `x.json:1:77: matcher "shel" is no canonical tool name and matches only a tool of that native name (did you mean "shell"?)`,
+		`{"spec": "hooks/0.1", "hooks": [{"event": "before_tool_execute", "matcher": {"mcp": {"server": "g", "tol": "x"}}, "handler": {"command": "c"}}]}`: `unknown field "tol" in mcp matcher is ignored (did you mean "tool"?)`,
+		`{"spec": "hooks/0.1", "hooks": [{"event": "before_tool_execute", "use": "hookshim/pipe-to-shell", "width": {}}]}`:                                 `unknown field "width" in hook is ignored (did you mean "with"?)`,
+	} {
+		f, err := Parse("x.json", []byte(doc))
+		if want == "mixes the two formats" {
+			require.ErrorContains(t, err, want)
+			continue
+		}
+		require.NoError(t, err, doc)
+		require.Len(t, f.Hooks, 1, doc)
+		if want == "" {
+			require.Empty(t, f.Warnings, doc)
+			continue
+		}
+		require.Len(t, f.Warnings, 1, doc)
+		require.Contains(t, f.Warnings[0], want)
+	}
+}
+
+// Windsurf's write_code both creates and edits files: file_write and
+// file_edit matchers both see it (the provider names it file_edit, also
+// file_write).
+func TestMatcherAlso(t *testing.T) {
+	f, err := Parse("x.json", []byte(`{"spec": "hooks/0.1", "hooks": [
+		{"event": "before_tool_execute", "matcher": "file_write", "handler": {"command": "c"}},
+		{"event": "windsurf_worktree_setup", "handler": {"command": "c"}},
+		{"event": "worktree_setup", "handler": {"command": "c"}}]}`))
+	require.NoError(t, err)
+	write := &event.Tool{Name: event.ToolFileEdit, Native: "write_code", Also: []string{event.ToolFileWrite}}
+	require.True(t, f.Hooks[0].Matches(&event.Event{Name: event.BeforeToolExecute, Tool: write}))
+	require.False(t, f.Hooks[0].Matches(&event.Event{Name: event.BeforeToolExecute, Tool: &event.Tool{Name: event.ToolFileEdit, Native: "Edit"}}))
+	require.True(t, f.Hooks[1].Listens(event.WorktreeSetup))
+	require.True(t, f.Hooks[2].Listens(event.WorktreeSetup))
+}
+
+func TestStarterParses(t *testing.T) {
+	for _, tools := range [][]string{nil, {"claude-code", "gemini-cli"}} {
+		f, err := Parse("x.json", Starter(tools))
+		require.NoError(t, err)
+		require.Empty(t, f.Warnings)
+		require.Len(t, f.Hooks, 4)
 	}
 }

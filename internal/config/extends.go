@@ -96,7 +96,7 @@ func (p *parser) extension(f *File, v gjson.Result) (Extension, bool) {
 			case "on_error":
 				x.OnError = p.onError(val)
 			default:
-				p.fail(k, fmt.Sprintf("unknown field %q in extends entry (known: path, url, integrity, on_error)", k.Str))
+				p.fail(k, fmt.Sprintf("unknown field %q in extends entry%s (known: path, url, integrity, on_error)", k.Str, DidYouMean(k.Str, []string{"path", "url", "integrity", "on_error"})))
 			}
 			return p.err == nil
 		})

@@ -49,7 +49,7 @@ func TestParseExtendsErrors(t *testing.T) {
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{"url": "https://example.com/t.json", "integrity": "sha256-abc"}]}`, `:1:99: "integrity" must be "sha256-" and the base64`},
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{"path": "a.json", "integrity": "` + pin + `"}]}`, `"integrity" pins a URL's content`},
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{"path": "a.json", "url": "https://e/x"}]}`, `:1:48: an extends entry has "path" or "url", not both`},
-		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{"pth": "a.json"}]}`, `:1:49: unknown field "pth" in extends entry (known: path, url, integrity, on_error)`},
+		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{"pth": "a.json"}]}`, `:1:49: unknown field "pth" in extends entry (did you mean "path"?) (known: path, url, integrity, on_error)`},
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": [{}]}`, `an extends entry needs "path" or "url"`},
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": [3]}`, `:1:48: an extends entry is a path or an object`},
 		{`{"spec": "hooks/0.1", "hooks": [], "extends": "a.json"}`, `:1:47: "extends" must be an array`},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
@@ -20,7 +21,7 @@ type Matcher interface {
 type toolName string
 
 func (m toolName) Match(t *event.Tool) bool {
-	return t.Name == string(m) || t.Native == string(m)
+	return t.Name == string(m) || t.Native == string(m) || slices.Contains(t.Also, string(m))
 }
 
 // pattern is an RE2 regular expression, unanchored, tried on the native and
@@ -117,6 +118,9 @@ func bindings(name string) ([]Binding, bool) {
 		return one(event.PermissionRequest), true
 	case "user:notification":
 		return one(event.Notification), true
+	// hookshim's name before it took the Hook Interchange registry's.
+	case "worktree_setup", "hookshim.worktree.setup":
+		return one(event.WorktreeSetup), true
 	}
 	// The envelope types hookshim itself emits for events OpenHook lacks.
 	if rest, ok := strings.CutPrefix(name, "hookshim."); ok {

@@ -100,7 +100,7 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 				p.fail(val, `"api" must be "openai" or "anthropic"`)
 			}
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in %s handler (known: %s)", key, typ, known))
+			p.fail(k, fmt.Sprintf("unknown field %q in %s handler%s (known: %s)", key, typ, DidYouMean(key, strings.Split(known, ", ")), known))
 		}
 		return p.err == nil
 	})

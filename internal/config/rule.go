@@ -51,7 +51,7 @@ func (p *parser) rule(h *Hook, v gjson.Result) {
 		case "timeout":
 			h.Timeout = p.timeout(val)
 		default:
-			p.fail(k, fmt.Sprintf("unknown field %q in rule handler (known: type, if, decision, reason, context, updated_input, timeout, status_message)", k.Str))
+			p.fail(k, fmt.Sprintf("unknown field %q in rule handler%s (known: type, if, decision, reason, context, updated_input, timeout, status_message)", k.Str, DidYouMean(k.Str, []string{"type", "if", "decision", "reason", "context", "updated_input", "timeout", "status_message"})))
 		}
 		return p.err == nil
 	})

@@ -33,6 +33,10 @@ func (p *parser) use(h *Hook, v, use, eventAt gjson.Result) gjson.Result {
 		p.fail(use, `"use" must be the name of a built-in policy, such as "hookshim/destructive-shell"`)
 		return eventAt
 	}
+	if _, ok := policy.Lookup(use.Str); !ok {
+		p.fail(use, fmt.Sprintf("unknown policy %q%s (built in: %s)", use.Str, DidYouMean(use.Str, policy.Names()), strings.Join(policy.Names(), ", ")))
+		return eventAt
+	}
 	var raw []byte
 	if with.Exists() {
 		raw = []byte(with.Raw)

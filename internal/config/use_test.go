@@ -49,7 +49,7 @@ func TestUseErrors(t *testing.T) {
 		`{"event": "before_prompt", "use": "hookshim/destructive-shell"}`:                   `x.json:2:11: hookshim/destructive-shell reads before_tool_execute and permission_request events, not before_prompt`,
 		`{"event": "before_tool_execute", "with": {}}`:                                      `x.json:2:42: "with" gives the parameters of a built-in policy: name it with "use"`,
 		`{"use": "hookshim/pipe-to-shell", "handler": {"type": "command", "command": "x"}}`: `x.json:2:9: a hook has either "handler" or "use"`,
-		`{"use": "hookshim/pipe-to-shell", "width": {}}`:                                    `x.json:2:35: unknown field "width" in hook (known: name, event, matcher, handler, use, with,`,
+		`{"use": "hookshim/pipe-to-shel"}`:                                                  `unknown policy "hookshim/pipe-to-shel" (did you mean "hookshim/pipe-to-shell"?)`,
 	} {
 		_, err := Parse("x.json", []byte(head+entry+"\n]}"))
 		assert.ErrorContainsf(t, err, want, "entry %s", entry)

@@ -368,6 +368,11 @@ func checkConfigs(r *Report, o Options) {
 			}
 		}
 		r.Configs = append(r.Configs, cr)
+		// What parsing let through with a warning (an unknown field, a
+		// newer version) is something to fix, not to find in a log.
+		for _, w := range f.Warnings {
+			r.Add(Problem{Area: "config", Path: f.Path, Message: wire.OneLine(w), Fix: "correct or remove what the message names (docs/config.md)"})
+		}
 		for _, p := range CheckHandlers(f.File, cwd) {
 			r.Add(Problem{Area: "handler", Path: f.Path, Message: p.Pos + ": hook " + quoteName(p.Hook) + ": " + p.Msg, Fix: p.Fix})
 		}

@@ -62,7 +62,10 @@ const (
 	ManualTrigger      Name = "manual_trigger"
 	AfterAgentResponse Name = "after_agent_response"
 	Interrupt          Name = "interrupt"
-	WorktreeSetup      Name = "worktree_setup"
+	// The Hook Interchange registry's names of Windsurf's exclusive
+	// events (events.md §3).
+	WorktreeSetup              Name = "windsurf_worktree_setup"
+	WindsurfTranscriptResponse Name = "windsurf_transcript_response"
 )
 
 // Names lists every canonical event name hookshim knows, in registry order.
@@ -73,7 +76,7 @@ var Names = []Name{
 	BeforeToolSelection, FileChanged,
 	ConfigChange, InstructionsLoaded, CwdChanged, TaskCreated, TaskCompleted, TeammateIdle,
 	Elicitation, ElicitationResult, FileCreated, FileDeleted, BeforeTask, AfterTask,
-	ManualTrigger, AfterAgentResponse, Interrupt, WorktreeSetup,
+	ManualTrigger, AfterAgentResponse, Interrupt, WorktreeSetup, WindsurfTranscriptResponse,
 }
 
 // Known reports whether n is a canonical event name.
@@ -143,8 +146,12 @@ func MCPName(server, tool string) string { return "mcp__" + server + "__" + tool
 
 // Tool is the tool call an event is about.
 type Tool struct {
-	Name     string // canonical name (or the native one when outside the vocabulary)
-	Native   string // the name the provider used
+	Name   string // canonical name (or the native one when outside the vocabulary)
+	Native string // the name the provider used
+	// Also are the other canonical names a native tool stands for, when
+	// the tool does not tell them apart (Windsurf's write_code both
+	// creates and edits files: file_write and file_edit match it).
+	Also     []string
 	MCP      *MCP
 	CallID   string
 	Input    []byte // JSON object as the provider sent it (a JSON string is decoded)

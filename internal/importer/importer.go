@@ -152,7 +152,9 @@ func Make(opts Options) (*Plan, error) {
 		return nil, &ConfigError{Path: opts.Config, Err: err}
 	}
 	if len(old) > 0 {
-		if _, err := config.Parse(opts.Config, old); err != nil {
+		// A config with an empty "hooks" array is one import may fill.
+		var empty *config.Error
+		if _, err := config.Parse(opts.Config, old); err != nil && !(errors.As(err, &empty) && empty.Empty) {
 			return nil, &ConfigError{Path: opts.Config, Err: err}
 		}
 	}

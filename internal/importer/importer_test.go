@@ -101,7 +101,9 @@ func TestToolMatcher(t *testing.T) {
 		{"claude-code", "Bash|PowerShell", `"shell"`},
 		{"claude-code", "Edit, Write", `["file_edit", "file_write"]`},
 		{"claude-code", "MyTool", `"MyTool"`},
-		{"claude-code", "mcp__memory__read", `"mcp__memory__read"`},
+		{"claude-code", "mcp__memory__read", `{"mcp":{"server":"memory","tool":"read"}}`},
+		{"gemini-cli", "mcp_memory_read", `{"mcp":{"server":"memory","tool":"read"}}`},
+		{"claude-code", "mcp__memory__read|Bash", `[{"mcp":{"server":"memory","tool":"read"}}, "shell"]`},
 		// A regular expression: canonical names only where it matches
 		// every native name behind them, and the expression itself.
 		{"claude-code", "(Bash|PowerShell)", `["shell", {"pattern": "(Bash|PowerShell)"}]`},
@@ -182,6 +184,24 @@ func TestOddShapes(t *testing.T) {
 			_, err := config.Parse("x.json", pl.New)
 			require.NoError(t, err, doc)
 		}
+	}
+}
+
+// A hooks value that is not the tool's format is reported, entry by
+// entry where it can be, never passed over: the Hook Interchange vectors'
+// Gemini CLI file is a flat list the tool itself does not read.
+func TestUnreadableShapesReported(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"hooks": [{"trigger": "BeforeTool", "command": "./a.sh"}]}`: `.gemini/settings.json: hooks: not imported: "hooks" is not the object of events Gemini CLI reads`,
+		`{"hooks": {"BeforeTool": "./a.sh"}}`:                         `.gemini/settings.json: BeforeTool: not imported: its value is not a list of hooks`,
+		`{"hooks": {"BeforeTool": ["./a.sh"]}}`:                       `.gemini/settings.json: BeforeTool: not imported: an entry is not an object`,
+	} {
+		env := machine(t, txtar.Parse([]byte("-- project/.gemini/settings.json --\n"+doc+"\n")))
+		pl, err := Make(Options{Env: env, From: provider.Gemini, Scope: provider.ScopeProject, Config: ConfigPath(env, provider.ScopeProject)})
+		require.NoError(t, err, doc)
+		assert.Equal(t, 1, pl.Skipped, doc)
+		require.Len(t, pl.Losses, 1, doc)
+		assert.Contains(t, pl.Losses[0], want, doc)
 	}
 }
 

@@ -24,6 +24,9 @@ type native struct {
 	script  string       // LayoutScriptPerEvent: the command that runs the file
 	matcher string       // the native matcher, "" when none
 	off     string       // why the tool does not run it, when a setting of the file turns it off
+	// bad says why the value is not an entry of the tool's format at
+	// all (a "hooks" of another shape): reported, never passed over.
+	bad string
 }
 
 // source is one file (or folder of scripts) a tool reads hooks from.
@@ -106,8 +109,16 @@ func read(env install.Env, p *provider.Provider, src source) (out []native, foun
 	if f.TopLevel {
 		base = doc
 	}
+	what := `"hooks"`
+	if f.TopLevel {
+		what = "the file"
+	}
 	switch f.Layout {
 	case provider.LayoutArray, provider.LayoutTOMLTables:
+		if base.Exists() && !base.IsArray() && !base.IsObject() {
+			out = append(out, native{file: shown, event: "hooks", bad: what + " is not the list of hooks " + p.Name + " reads: nothing in it is imported"})
+			return out, true, ignored, nil
+		}
 		base.ForEach(func(_, e gjson.Result) bool {
 			out = append(out, native{file: shown, event: e.Get(f.EventKey).String(), entry: e, matcher: matcherOf(e)})
 			return true
@@ -115,11 +126,25 @@ func read(env install.Env, p *provider.Provider, src source) (out []native, foun
 		switchedOff(env, p, src, doc, out)
 		return out, true, ignored, nil
 	}
+	if base.Exists() && !base.IsObject() {
+		// Not the tool's format (the Hook Interchange vectors' flat list
+		// for Gemini CLI, say): the tool reads nothing from it either.
+		out = append(out, native{file: shown, event: "hooks", bad: what + " is not the object of events " + p.Name + " reads (event name to a list of hooks): nothing in it is imported"})
+		return out, true, ignored, nil
+	}
 	base.ForEach(func(k, list gjson.Result) bool {
-		if !list.IsArray() || slices.Contains(f.Settings, k.Str) {
+		if slices.Contains(f.Settings, k.Str) || (f.TopLevel && !list.IsArray()) {
 			return true // a setting, not an event
 		}
+		if !list.IsArray() {
+			out = append(out, native{file: shown, event: k.Str, bad: "its value is not a list of hooks"})
+			return true
+		}
 		list.ForEach(func(_, e gjson.Result) bool {
+			if !e.IsObject() {
+				out = append(out, native{file: shown, event: k.Str, bad: "an entry is not an object"})
+				return true
+			}
 			// A group of Claude's layout, also where the tool takes flat
 			// lists too (Copilot CLI reads both).
 			if hs := e.Get("hooks"); hs.IsArray() {

@@ -46,6 +46,9 @@ var (
 // is); own reports an entry that runs hookshim.
 func translate(p *provider.Provider, f *provider.Format, n native) (e entry, skip string, own bool) {
 	e.native, e.matcher = n.event, n.matcher
+	if n.bad != "" {
+		return e, n.bad, false
+	}
 	where := fmt.Sprintf("%s: %s", n.file, n.event)
 	loss := func(format string, a ...any) {
 		e.losses = append(e.losses, where+" "+quote(e.command)+": "+fmt.Sprintf(format, a...))
@@ -208,9 +211,12 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if matcher != "" {
 		out.raw("matcher", matcher)
 	}
-	// Every tool here blocks on some exit code of a hook (Claude Code's
-	// exit 2): with blocking, the same exit code blocks under every tool.
-	out.raw("blocking", "true")
+	// blocking as the source tool's event says: where the tool lets a
+	// hook stop the action (Claude Code's exit 2), the same exit code
+	// blocks under every tool; an event where it cannot (after a tool, at
+	// session start or end, whatever JSON may end the session) blocks
+	// nothing, and saying so would be a promise no tool keeps.
+	out.raw("blocking", strconv.FormatBool(spec.Can.Has(provider.CanDeny)))
 	out.raw("handler", h.String())
 	pd := &object{}
 	pd.raw(p.ID, kept.String())
@@ -252,13 +258,24 @@ var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // name, unanchored as most tools do (Copilot CLI anchors: so does the
 // pattern).
 func toolMatcher(p *provider.Provider, m string) (string, error) {
-	var names []string
+	var names []string // JSON values
 	addName := func(n string) {
+		item := ""
 		if c, ok := p.Tools.Get(n); ok && c != "" {
-			n = c
+			item = quote(c)
+		} else if server, tool, ok := splitMCP(p, n); ok {
+			// The Hook Interchange form of an MCP tool (§6.3), which
+			// every tool's naming of it matches.
+			mo, o := &object{}, &object{}
+			o.str("server", server)
+			o.str("tool", tool)
+			mo.raw("mcp", o.String())
+			item = mo.String()
+		} else {
+			item = quote(n)
 		}
-		if !slices.Contains(names, n) {
-			names = append(names, n)
+		if !slices.Contains(names, item) {
+			names = append(names, item)
 		}
 	}
 	glob := p.Install != nil && p.Install.GlobMatcher
@@ -302,12 +319,23 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 	return list(names, `{"pattern": `+quote(expr)+`}`), nil
 }
 
-// list is a matcher of names and a pattern: one string, or an array.
-func list(names []string, pattern string) string {
-	items := make([]string, 0, len(names)+1)
-	for _, n := range names {
-		items = append(items, quote(n))
+// splitMCP is the server and tool of a native MCP tool name, by the
+// tool's own rule; ok is false for another tool.
+func splitMCP(p *provider.Provider, native string) (server, tool string, ok bool) {
+	if p.SplitMCP == nil {
+		return "", "", false
 	}
+	m := p.SplitMCP(native, provider.NewPayload([]byte(`{}`), func(string) string { return "" }))
+	if m == nil || m.Server == "" || m.Tool == "" {
+		return "", "", false
+	}
+	return m.Server, m.Tool, true
+}
+
+// list is a matcher of names (JSON values) and a pattern: one, or an
+// array.
+func list(names []string, pattern string) string {
+	items := slices.Clip(names)
 	if pattern != "" {
 		items = append(items, pattern)
 	}

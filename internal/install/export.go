@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/private"
+	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/tailscale/hujson"
 	"github.com/tidwall/gjson"
 )
@@ -151,4 +153,11 @@ func (env Env) Write(path string, old []byte, oldExists bool, data []byte, mode 
 		return backup, err
 	}
 	return backup, private.WriteThrough(target, data, mode)
+}
+
+// Entry is one entry of f as install writes it, running command for the
+// native event with timeout (in the format's unit): hookshim export
+// writes a config's own commands in the tool's format with it.
+func Entry(f *provider.Format, command, event string, timeout time.Duration) (string, error) {
+	return entry(f, command, event, timeout, false)
 }

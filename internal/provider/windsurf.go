@@ -61,8 +61,11 @@ var Windsurf = &Provider{
 		{"pre_mcp_tool_use", event.BeforeToolExecute, CanDeny},
 		{"post_mcp_tool_use", event.AfterToolExecute, 0},
 		{"pre_user_prompt", event.BeforePrompt, CanDeny},
-		{"post_cascade_response", event.AfterAgentResponse, 0},
-		{"post_cascade_response_with_transcript", event.AfterAgentResponse, 0},
+		// The Hook Interchange names (events.md §1, §3): the response is
+		// the end of the agent's turn; its transcript variant and the
+		// worktree setup are Windsurf's own events.
+		{"post_cascade_response", event.AgentStop, 0},
+		{"post_cascade_response_with_transcript", event.WindsurfTranscriptResponse, 0},
 		{"post_setup_worktree", event.WorktreeSetup, 0},
 	},
 	EventName: func(p Payload) string { return p.Get("agent_action_name").Str },
@@ -147,6 +150,9 @@ func adjustWindsurf(p Payload, spec *Spec, ev *event.Event) {
 			t.Output = []byte(c.Raw)
 		}
 	case "write_code":
+		// One event for creating and editing a file: a file_write
+		// matcher must see it as surely as a file_edit one.
+		t.Also = []string{event.ToolFileWrite}
 		t.Input = obj("file_path", "file_path", "edits", "edits")
 		t.FilePath = info.Get("file_path").Str
 	case "run_command":

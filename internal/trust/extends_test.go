@@ -74,7 +74,7 @@ func TestPinsExtended(t *testing.T) {
 func TestPinsExtendedLink(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "p"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "team.json"), []byte(`{"spec": "hooks/0.1", "hooks": []}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "team.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "session_start", "handler": {"command": "true"}}]}`), 0o644))
 	require.NoError(t, os.Symlink("../team.json", filepath.Join(root, "p", "team.json")))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "p", config.FileName), []byte(`{"spec": "hooks/0.1", "extends": ["team.json"]}`), 0o644))
 	f, err := config.Load(filepath.Join(root, "p", config.FileName))
