@@ -110,7 +110,7 @@ func judged(h *config.Hook, out decision.Output) (decision.Output, error) {
 // cannotRun is an http or prompt handler that cannot be sent at all: no
 // hookshim-remote, or no valid model endpoint. That is the same on every
 // call, so a handler meant to block is never waved through by it: under
-// on_error: deny (its own, the config's, or HOOKSHIM_ON_ERROR) it denies,
+// on_error: deny (its own or its config's) it denies,
 // as any failure does; a "blocking" one without that asks the user, with
 // the reason and the fix, on every call, rather than answer no opinion. A
 // handler that is neither fails open, with its warning.
