@@ -178,7 +178,7 @@ func Answer(text string, rewrite bool) ([]byte, error) {
 		err = errors.New(`it gives both "ok" and "decision"`)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the model's answer is not one of a judge: %v: %s", err, excerpt([]byte(text)))
+		return nil, fmt.Errorf("the model's answer is not a judge's: %v: %s", err, excerpt([]byte(text)))
 	}
 	if okv := doc.Get("ok"); okv.IsBool() && !okv.Bool() {
 		out, _ = sjson.SetBytes(out, "decision", "deny")
