@@ -37,9 +37,17 @@ var logKinds = []string{
 // where the pattern ignores case.
 var logHints = []string{"private key", "pass", "pwd", "token", "secret", "key", "credential", "-p", "authorization", "ya29.", "1//0"}
 
-var logPattern = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(strings.Join(logKinds, "|"))
-})
+// logPattern is logKinds compiled, on first use (a sync.Once: nothing is
+// allocated at the start of a process that redacts nothing).
+func logPattern() *regexp.Regexp {
+	logOnce.Do(func() { logRE = regexp.MustCompile(strings.Join(logKinds, "|")) })
+	return logRE
+}
+
+var (
+	logOnce sync.Once
+	logRE   *regexp.Regexp
+)
 
 // formats redacts, in each JSON string of b (a record's field: a string, a
 // list of them, or the tool's input), the secrets package secret knows and

@@ -105,8 +105,20 @@ var Kinds = []Kind{
 }
 
 // Pattern matches any of Kinds, each in a group of its own, in order.
-// It is compiled on first use: most calls never read a prompt.
-var Pattern = sync.OnceValue(func() *regexp.Regexp {
+// It is compiled on first use: most calls never read a prompt. (A
+// sync.Once, not sync.OnceValue, whose closure every process would
+// allocate at start.)
+func Pattern() *regexp.Regexp {
+	patternOnce.Do(compilePattern)
+	return pattern
+}
+
+var (
+	patternOnce sync.Once
+	pattern     *regexp.Regexp
+)
+
+func compilePattern() {
 	var b strings.Builder
 	for i, k := range Kinds {
 		if i > 0 {
@@ -115,8 +127,8 @@ var Pattern = sync.OnceValue(func() *regexp.Regexp {
 		b.WriteString(`(` + k.RE + `)`)
 	}
 	// A token starts at a word boundary; a key block anywhere.
-	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])(?:` + b.String() + `)`)
-})
+	pattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])(?:` + b.String() + `)`)
+}
 
 // Hints are literal parts of every pattern of Kinds: a text with none of
 // them holds no secret, and the pattern is neither compiled nor run (the
