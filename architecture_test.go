@@ -40,13 +40,14 @@ var layers = map[string][]string{
 	"internal/importer":  {"internal/install", "internal/provider", "internal/normalize", "internal/config", "internal/shellquote", "internal/wire"},
 	"internal/export":    {"internal/config", "internal/event", "internal/install", "internal/normalize", "internal/provider", "internal/wire"},
 	"internal/seen":      {"internal/private"},
-	"internal/journal":   {"internal/private", "internal/wire"},
+	"internal/journal":   {"internal/private", "internal/wire", "internal/secret"},
 	"internal/private":   {}, // one ownership policy for the state kept across calls (trust records, claims)
 	"internal/event":     {"internal/wire", "internal/shellcmd"},
 	"internal/decision":  {},
 	"internal/wire":      {},
 	"internal/shellcmd":  {},
-	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd"},
+	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd", "internal/secret"},
+	"internal/secret":    {}, // the formats of secrets: prompt-secrets refuses them, the log redacts them
 
 	// The program that sends http and prompt handlers: hookshim itself
 	// never links net/http (nethttp_test.go).

@@ -30,7 +30,7 @@ func printLogNotes(w io.Writer, r *doctor.Report) {
 			len(rg.NeverFired), len(rg.Events), strings.Join(rg.NeverFired, ", "))
 	}
 	for _, d := range lr.Drift {
-		tool := journal.WithVersion(d.Provider, d.Version)
+		tool := wire.Visible(journal.WithVersion(d.Provider, d.Version)) // the version is the payload's
 		what := map[string]string{
 			"field": "sent field %q, which this hookshim does not know: handlers see it only in the raw payload",
 			"event": "sent event %q, which this hookshim does not know: it answers no opinion",

@@ -70,7 +70,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		// be told how to change its own guardrails ("chmod +x ..."): the
 		// problems are then in --explain and the log only.
 		for _, p := range rec.Warnings() {
-			warningf(&diag, "%s", wire.OneLine(p))
+			// A handler's or a server's words are in them: shown, not
+			// acted on, where the tool puts stderr on a terminal.
+			warningf(&diag, "%s", wire.Visible(wire.OneLine(p)))
 		}
 	}
 	if f.explain {

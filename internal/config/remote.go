@@ -30,6 +30,13 @@ type Remote struct {
 	BaseURL   string
 	APIKeyEnv string
 	API       string // "openai", "anthropic", or "" to choose from the environment
+	// AllowRewrite: the model's answer may rewrite the tool's input (the
+	// rewrite is checked by the call's other hooks again); without it an
+	// answer with updated_input is the handler's failure.
+	AllowRewrite bool
+	// AllowApprove: the model's allow may approve the call over the tool's
+	// own permission prompt; without it an allow is "no objection".
+	AllowApprove bool
 
 	// AllowHTTP lets plain http:// reach a host that is not this machine.
 	AllowHTTP bool
@@ -57,7 +64,7 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 	var urlAt, baseAt gjson.Result
 	known := "type, url, headers, wrap, result, allow_http, timeout, timeout_action, async, status_message, dialect"
 	if typ == "prompt" {
-		known = "type, prompt, model, base_url, api_key_env, api, headers, allow_http, timeout, timeout_action, status_message"
+		known = "type, prompt, model, base_url, api_key_env, api, headers, allow_http, allow_rewrite, allow_approve, timeout, timeout_action, status_message"
 	}
 	v.ForEach(func(k, val gjson.Result) bool {
 		key := k.Str
@@ -94,6 +101,10 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 			baseAt, r.BaseURL = val, p.str(val, key)
 		case typ == "prompt" && key == "api_key_env":
 			r.APIKeyEnv = p.str(val, key)
+		case typ == "prompt" && key == "allow_rewrite":
+			r.AllowRewrite = p.boolean(val, key)
+		case typ == "prompt" && key == "allow_approve":
+			r.AllowApprove = p.boolean(val, key)
 		case typ == "prompt" && key == "api":
 			r.API = p.str(val, key)
 			if r.API != remotecall.OpenAI && r.API != remotecall.Anthropic && p.err == nil {

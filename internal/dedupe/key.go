@@ -41,12 +41,24 @@ type Call struct {
 
 // Key identifies a call, and says for how long a claim on it stands.
 //
-// A call is known by what it is about — the canonical event, the session,
-// the tool and its input (in one spelling, whatever its key order), the
-// prompt — and by its tool call id where the tool gives one. The policy is
-// part of the key: another set of matched handlers, a config edited since,
-// a handler script edited since or a config allowed again is another call,
-// so a duplicate is never answered by a policy the user has just changed.
+// A call is known by everything it is about — the canonical event and the
+// native one, the session, the folders it runs in, the model, the tool
+// with its whole input (in one spelling, whatever its key order), its
+// output or error, the prompt and every other field — and, where the tool
+// gives one, by its tool call id. Without a call id the whole payload, in
+// one spelling, is part of the key too: two calls that differ in anything
+// the tool sent (a force push run in another folder, on another branch)
+// are never answered by each other's run, whatever hookshim reads of them.
+// A call id does not replace the rest: a tool that reuses an id for
+// another input gets two keys. A tool that fires two native events for one
+// action (SplitEvents: Cursor's preToolUse and beforeShellExecution) is
+// known by all that both events carry: every canonical field, but not the
+// native event's name or the payload's shape.
+//
+// The policy is part of the key: another set of matched handlers, a config
+// edited since, a handler script edited since or a config allowed again is
+// another call, so a duplicate is never answered by a policy the user has
+// just changed.
 //
 // The work is linear in the size of the event and the configs.
 func Key(c Call) (string, time.Duration) {
@@ -54,15 +66,33 @@ func Key(c Call) (string, time.Duration) {
 	ev := c.Event
 	k.str(c.Provider)
 	k.str(string(ev.Name))
+	if !c.SplitEvents {
+		// A tool that splits one action into two native events sends
+		// both for the same call (SplitEvents).
+		k.str(ev.Native)
+	}
 	k.str(ev.SessionID)
+	k.str(ev.Cwd)
+	k.str(ev.ProjectDir)
+	k.str(ev.TranscriptPath)
+	k.str(ev.Model)
 	window := DigestWindow
+	byID := false
 	if t := ev.Tool; t != nil {
 		k.flag(true)
 		k.str(t.Name)
+		k.str(t.Native)
+		k.flag(t.MCP != nil)
+		if t.MCP != nil {
+			k.str(t.MCP.Server)
+			k.str(t.MCP.Tool)
+		}
 		k.str(t.Command)
 		k.str(t.FilePath)
 		writeCanonical(k.h, t.Input)
-		byID := t.CallID != "" && !c.SplitEvents
+		writeCanonical(k.h, t.Output)
+		writeCanonical(k.h, t.Error)
+		byID = t.CallID != "" && !c.SplitEvents
 		k.flag(byID)
 		if byID {
 			k.str(t.CallID)
@@ -75,17 +105,19 @@ func Key(c Call) (string, time.Duration) {
 	if ev.Prompt != nil {
 		k.str(*ev.Prompt)
 	}
-	if ev.Tool == nil && ev.Prompt == nil {
-		// Nothing but the payload says which call this is.
-		k.bytes(ev.Raw)
-	}
+	k.count(len(ev.Fields))
 	for _, f := range ev.Fields {
-		if f.Key == "turn_id" {
-			k.flag(true)
-			k.bytes(f.Value)
-		}
+		k.str(f.Key)
+		writeCanonical(k.h, f.Value)
 	}
-	k.flag(false)
+	whole := !byID && !c.SplitEvents
+	k.flag(whole)
+	if whole {
+		// Nothing but the payload says which call this is: all of it,
+		// also what hookshim does not read. (The two payloads of a split
+		// action differ in shape; what both carry is read above.)
+		writeCanonical(k.h, ev.Raw)
+	}
 
 	k.count(len(c.Hooks))
 	for _, h := range c.Hooks {

@@ -214,3 +214,64 @@ func BenchmarkKeyLargeInput(b *testing.B) {
 		Key(c)
 	}
 }
+
+// Two calls that differ in any field are two keys, with a call id or
+// without one: a duplicate is never answered by a call that merely looks
+// like it (a force push to main answered with the "no opinion" given to
+// the same command on a feature branch).
+func TestKeyHoldsEverythingTheCallIsAbout(t *testing.T) {
+	// Gemini CLI sends no call id: the payload is all there is.
+	raw := `{"session_id":"19b5552b","transcript_path":"/h/.gemini/tmp/p/chats/s.jsonl","cwd":"/home/dev/feature","hook_event_name":"BeforeTool","timestamp":"2026-11-22T08:14:16.912Z","tool_name":"run_shell_command","tool_input":{"command":"git push --force","description":"push"}}`
+	gemini := func() *event.Event {
+		return &event.Event{Provider: "gemini-cli", Native: "BeforeTool", Name: event.BeforeToolExecute,
+			SessionID: "19b5552b", Cwd: "/home/dev/feature", ProjectDir: "/home/dev/feature",
+			TranscriptPath: "/h/.gemini/tmp/p/chats/s.jsonl",
+			Tool: &event.Tool{Name: "shell", Native: "run_shell_command", Command: "git push --force",
+				Input: []byte(`{"command":"git push --force","description":"push"}`)},
+			Raw: []byte(raw)}
+	}
+	changes := map[string]func(e *event.Event){
+		"another folder (main's worktree)": func(e *event.Event) { e.Cwd = "/home/dev/main" },
+		"another project folder":           func(e *event.Event) { e.ProjectDir = "/home/dev/main" },
+		"another transcript":               func(e *event.Event) { e.TranscriptPath = "/h/other.jsonl" },
+		"another model":                    func(e *event.Event) { e.Model = "gemini-2.5-pro" },
+		"another native event":             func(e *event.Event) { e.Native = "AfterTool" },
+		"another native tool":              func(e *event.Event) { e.Tool.Native = "shell" },
+		"an MCP server":                    func(e *event.Event) { e.Tool.MCP = &event.MCP{Server: "git", Tool: "push"} },
+		"another file":                     func(e *event.Event) { e.Tool.FilePath = "x" },
+		"an input key hookshim does not read": func(e *event.Event) {
+			e.Tool.Input = []byte(`{"command":"git push --force","description":"push","dir_path":"main"}`)
+		},
+		"a tool output":     func(e *event.Event) { e.Tool.Output = []byte(`"ok"`) },
+		"a tool error":      func(e *event.Event) { e.Tool.Error = []byte(`"failed"`) },
+		"an extra field":    func(e *event.Event) { e.Fields = []event.Field{{Key: "branch", Value: []byte(`"main"`)}} },
+		"another extra key": func(e *event.Event) { e.Fields = []event.Field{{Key: "stop_hook_active", Value: []byte(`true`)}} },
+		"payload only: a field hookshim does not read": func(e *event.Event) {
+			e.Raw = []byte(strings.Replace(raw, `"cwd"`, `"branch":"main","cwd"`, 1))
+		},
+		"payload only: another timestamp": func(e *event.Event) {
+			e.Raw = []byte(strings.Replace(raw, "16.912Z", "17.001Z", 1))
+		},
+	}
+	for _, callID := range []string{"", "toolu_01"} {
+		key := func(change func(e *event.Event)) string {
+			ev := gemini()
+			ev.Tool.CallID = callID
+			if change != nil {
+				change(ev)
+			}
+			k, _ := Key(Call{Provider: "gemini-cli", Event: ev})
+			return k
+		}
+		base := key(nil)
+		require.Equal(t, base, key(func(e *event.Event) {
+			e.Raw = []byte(strings.Replace(raw, `"cwd":`, ` "cwd" : `, 1))
+		}), "the same payload, spelled otherwise, call id %q", callID)
+		for name, change := range changes {
+			if callID != "" && strings.HasPrefix(name, "payload only") {
+				continue // with an id, the id and what hookshim reads name the call
+			}
+			require.NotEqual(t, base, key(change), "%s, call id %q", name, callID)
+		}
+	}
+}

@@ -59,12 +59,18 @@ var prefixes = []struct {
 var secretNames = []string{"password", "passwd", "secret", "token", "api_key", "apikey", "access_key", "private_key", "credential", "credentials", "auth_key"}
 
 // Secrets replaces what looks like a secret in a record line (JSON text)
-// by [redacted], keeping the line valid JSON: a token with a well-known
-// prefix, the word after Bearer or Basic, the value of a field or an
-// assignment whose name says secret (password, *_TOKEN, api_key…), and a
-// long random-looking value assigned to any NAME=. It is linear in the
-// line, and copies it only when something is redacted.
+// by [redacted], keeping the line valid JSON: the formats of package
+// secret (the major services' keys and tokens, private keys, passwords in
+// URLs and connection strings) and of logKinds (a private key's whole
+// block, --password=… and mysql -p… on a command line, Authorization and
+// key headers, AWS secret keys, Google OAuth tokens) in each string; then
+// a token with a well-known prefix, the word after Bearer or Basic, the
+// value of a field or an assignment whose name says secret (password,
+// *_TOKEN, api_key…), and a long random-looking value assigned to any
+// NAME=. It is linear in the line, and copies it only when something is
+// redacted.
 func Secrets(b []byte) []byte {
+	b = formats(b)
 	var out []byte
 	last := 0 // b[:last] is in out (when out is not nil)
 	redact := func(from, to int) {

@@ -96,10 +96,13 @@ func (t *Table) Print(rs []*Record) error {
 			}
 		}
 		e := &r.Entry
-		tool := WithVersion(dash(e.Provider), e.Version)
+		v := wire.Visible // the tool's and the config's words, printed visibly
+		tool := v(WithVersion(dash(e.Provider), e.Version))
 		handlers := make([]string, 0, len(e.Handlers))
 		for _, h := range e.Handlers {
-			if slices.ContainsFunc(e.Runs, func(run Run) bool { return run.Name == h && run.Error != "" }) {
+			failed := slices.ContainsFunc(e.Runs, func(run Run) bool { return run.Name == h && run.Error != "" })
+			h = v(h)
+			if failed {
 				h += "(failed)"
 			}
 			handlers = append(handlers, h)
@@ -109,8 +112,8 @@ func (t *Table) Print(rs []*Record) error {
 			decision += "!" // hookshim itself had a problem: explain says which
 		}
 		_, err := fmt.Fprintf(t.W, rowFormat,
-			e.Time.Local().Format("2006-01-02 15:04:05"), Short(e.ID), fit(tool, 20), fit(dash(e.Native), 20),
-			fit(dash(e.NativeTool), 14), fit(decision, 8), fit(dash(strings.Join(handlers, ",")), 20),
+			e.Time.Local().Format("2006-01-02 15:04:05"), v(Short(e.ID)), fit(tool, 20), fit(v(dash(e.Native)), 20),
+			fit(v(dash(e.NativeTool)), 14), fit(v(decision), 8), fit(dash(strings.Join(handlers, ",")), 20),
 			strconv.FormatFloat(e.MS, 'f', 1, 64)+"ms")
 		if err != nil {
 			return err
@@ -165,7 +168,18 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 // explain).
 func (e *Entry) Explain() string {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	// Every text comes from the record, much of it from the tool and the
+	// handlers: each is printed visibly (wire.Visible), so that an escape
+	// sequence in a command cannot hide it, rewrite the screen or set the
+	// clipboard.
+	p := func(format string, a ...any) {
+		for i := range a {
+			if s, ok := a[i].(string); ok {
+				a[i] = wire.Visible(s)
+			}
+		}
+		fmt.Fprintf(&b, format, a...)
+	}
 	p("call %s\n", e.ID)
 	p("  time: %s, %.1f ms\n", e.Time.Local().Format("2006-01-02 15:04:05.000 MST"), e.MS)
 	tool := WithVersion(dash(e.Provider), e.Version)
@@ -251,7 +265,7 @@ func (e *Entry) Explain() string {
 				p(" (%s)", r.Reason)
 			}
 			if r.Context != "" {
-				p(", context %q", r.Context)
+				p(`, context "%s"`, r.Context)
 			}
 			if r.Rewrite {
 				p(", rewrites the tool input")
@@ -264,10 +278,10 @@ func (e *Entry) Explain() string {
 		p(" (%s)", e.Reason)
 	}
 	if e.Context != "" {
-		p(", context %q", e.Context)
+		p(`, context "%s"`, e.Context)
 	}
 	if e.Message != "" {
-		p(", message %q", e.Message)
+		p(`, message "%s"`, e.Message)
 	}
 	if e.Rewrite {
 		p(", tool input rewritten")

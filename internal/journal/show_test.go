@@ -140,3 +140,26 @@ func TestExplain(t *testing.T) {
 `
 	assert.Equal(t, want, e.Explain())
 }
+
+// What the tool and the handlers wrote reaches the terminal visibly: an
+// escape sequence cannot hide a command, rewrite the screen or set the
+// clipboard (OSC 52), and a bidirectional override cannot reorder it.
+func TestShowEscapesTerminalControls(t *testing.T) {
+	hostile := "rm -rf ~ \x1b[2K\r\x1b]52;c;cm0gLXJmIH4=\x07\u009b1A echo \u202etxt.exe\u2066\x9b"
+	e := Entry{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ID: "abc", Provider: "claude-code", Version: "2.1\x1b[8m",
+		Native: "PreToolUse\x07", Event: "before_tool_execute", NativeTool: "Bash\u202e", Tool: "shell", Command: hostile,
+		Cwd: hostile, Handlers: []string{"g\x1b"}, Decision: "deny", Reason: hostile, Context: hostile, Message: hostile,
+		Runs:   []Run{{Name: "g\x1b", Decision: "deny", Reason: hostile, Context: hostile}, {Name: "f", Error: hostile}},
+		Stdout: hostile, Stderr: hostile, Notes: []string{hostile}, Problems: []string{hostile}, Degraded: []string{hostile}}
+	var table bytes.Buffer
+	require.NoError(t, (&Table{W: &table}).Print([]*Record{{Entry: e}}))
+	for name, out := range map[string]string{"explain": e.Explain(), "log": table.String()} {
+		for _, c := range []string{"\x1b", "\x07", "\r", "\u009b", "\x9b", "\u202e", "\u2066"} {
+			assert.NotContains(t, out, c, "%s: %q", name, c)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			assert.False(t, strings.HasPrefix(l, "txt") || strings.HasPrefix(l, "]52"), "%s: a value broke the line: %q", name, l)
+		}
+	}
+	assert.Contains(t, e.Explain(), `tool call: Bash\u202e (shell): rm -rf ~ \x1b[2K\r\x1b]52;c;cm0gLXJmIH4=\x07\u009b1A echo \u202etxt.exe\u2066\x9b`)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hookshim/hookshim/internal/run"
+	"github.com/hookshim/hookshim/internal/wire"
 )
 
 // Explain renders the record for people (hookshim run --explain,
@@ -80,7 +81,16 @@ func (t *Record) Explain() string {
 	for _, p := range t.Problems {
 		fmt.Fprintf(&b, "  problem: %s\n", p)
 	}
-	return b.String()
+	// The tool's words and the handlers' are in it: each line is printed
+	// visibly (a line break in them starts a line of its own).
+	lines := strings.SplitAfter(b.String(), "\n")
+	for i, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		if lines[i] = wire.Visible(body); nl {
+			lines[i] += "\n"
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // hint is a handler failure's fix, as " (hint: …)".

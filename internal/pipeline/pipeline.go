@@ -315,16 +315,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	}
 	if claim == nil || claim.Won {
 		c.rec.Call = c.rec.ID
-		env := append(os.Environ(),
-			"HOOKSHIM_PROVIDER="+c.pr.ID,
-			"HOOKSHIM_EVENT="+string(c.ev.Name),
-			"HOOKSHIM_NATIVE_EVENT="+native,
-			"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
-			"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
-			"HOOKSHIM_DEPTH=1",
-		)
-		r := &run.Runner{Env: env, Deadline: deadline}
-		results = c.runJobs(r, hooks)
+		results = c.runJobs(c.runner(deadline), hooks)
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()
@@ -341,8 +332,24 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		onError = "allow"
 	}
 	v := respond.Verdict(c.spec, results, onError)
+	if v.UpdatedInput != nil {
+		v = c.recheck(c.runner(deadline), hooks, results, v, onError)
+	}
 	c.rec.Verdict = &v
 	return respond.Encode(c.pr, c.spec, v)
+}
+
+// runner runs this call's handlers, in the environment they are given.
+func (c *call) runner(deadline time.Time) *run.Runner {
+	env := append(os.Environ(),
+		"HOOKSHIM_PROVIDER="+c.pr.ID,
+		"HOOKSHIM_EVENT="+string(c.ev.Name),
+		"HOOKSHIM_NATIVE_EVENT="+c.rec.Native,
+		"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
+		"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
+		"HOOKSHIM_DEPTH=1",
+	)
+	return &run.Runner{Env: env, Deadline: deadline}
 }
 
 // notJSON says what is wrong with a payload that is not one JSON object.

@@ -48,3 +48,30 @@ func TestPromptWithoutModel(t *testing.T) {
 		}
 	}
 }
+
+// A blocking http or prompt handler that cannot be sent (no
+// hookshim-remote) is never waved through as no opinion: it asks the user,
+// with the fix, on every call, and denies under on_error: deny.
+func TestBlockingRemoteWithoutHelper(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, c := range []struct{ extra, want string }{
+		{`"blocking": true`, `"permissionDecision":"ask"`},
+		{`"blocking": true, "on_error": "deny"`, `"permissionDecision":"deny"`},
+		{`"on_error": "deny"`, `"permissionDecision":"deny"`},
+	} {
+		for _, handler := range []string{`{"type": "http", "url": "http://127.0.0.1:1/"}`, `{"type": "prompt", "prompt": "p", "base_url": "http://127.0.0.1:1/v1"}`} {
+			getenv, dir := env(t, `{"spec": "hooks/0.1", "hooks": [
+  {"name": "opa", "event": "before_tool_execute", `+c.extra+`, "handler": `+handler+`}
+]}`)
+			for _, command := range []string{"ls", "ls", "pwd"} { // every call, a duplicate too
+				ans, rec := Call(preToolUse(dir, command), nil, getenv, Options{Provider: "claude-code"})
+				require.Equal(t, 0, ans.Exit)
+				require.Contains(t, string(ans.Stdout), c.want, c.extra)
+				require.Contains(t, string(ans.Stdout), "hookshim-remote", c.extra)
+				if rec.ReusedFrom == "" {
+					require.NotEmpty(t, rec.Warnings(), c.extra)
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/secret"
 	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
@@ -81,7 +82,7 @@ func BenchmarkEvalPrompt(b *testing.B) {
 // BenchmarkPromptPatternCompile is what the first prompt of a process pays
 // for prompt-secrets' pattern (compiled on first use, once per process).
 func BenchmarkPromptPatternCompile(b *testing.B) {
-	src := secretPattern().String()
+	src := secret.Pattern().String()
 	b.ReportAllocs()
 	for b.Loop() {
 		regexp.MustCompile(src)

