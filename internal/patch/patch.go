@@ -161,7 +161,10 @@ func Parse(text string) (Patch, error) {
 			}
 		case Update:
 			switch {
-			case strings.HasPrefix(line, moveTo) && !inHunk && len(cur.Hunks) == 0:
+			case strings.HasPrefix(line, moveTo):
+				// Codex writes it before the hunks; VS Code's model has
+				// been seen writing it after them.
+				flush()
 				cur.MoveTo = strings.TrimSpace(line[len(moveTo):])
 			case strings.HasPrefix(line, "@@"):
 				flush()
@@ -294,4 +297,41 @@ func clip(s string) string {
 		return s[:60] + "…"
 	}
 	return s
+}
+
+// Format writes p in the apply_patch grammar, for a hook that reads
+// every write as a patch (Codex's). Parse reads it back, but for an added
+// file's last line, which always ends in a newline there.
+func Format(p Patch) string {
+	var b strings.Builder
+	b.WriteString(beginPatch + "\n")
+	lines := func(prefix, s string) {
+		if s == "" {
+			return
+		}
+		for _, l := range strings.Split(s, "\n") {
+			b.WriteString(prefix + l + "\n")
+		}
+	}
+	for _, f := range p.Files {
+		switch f.Op {
+		case Add:
+			b.WriteString(addFile + f.Path + "\n")
+			lines("+", strings.TrimSuffix(f.Content, "\n"))
+		case Delete:
+			b.WriteString(deleteFile + f.Path + "\n")
+		case Update:
+			b.WriteString(updateFile + f.Path + "\n")
+			if f.MoveTo != "" {
+				b.WriteString(moveTo + f.MoveTo + "\n")
+			}
+			for _, h := range f.Hunks {
+				b.WriteString("@@\n")
+				lines("-", h.Old)
+				lines("+", h.New)
+			}
+		}
+	}
+	b.WriteString(endPatch + "\n")
+	return b.String()
 }

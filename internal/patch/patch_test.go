@@ -131,3 +131,16 @@ func FuzzParse(f *testing.F) {
 		_ = IsEnvelope(s) && IsSearchReplace(s)
 	})
 }
+
+func TestFormat(t *testing.T) {
+	p := Patch{Files: []File{
+		{Op: Add, Path: "/p/.env", Content: "TOKEN=x\n\nB=1\n"},
+		{Op: Update, Path: "/p/a.go", MoveTo: "/p/b.go", Hunks: []Hunk{{Old: "x\ny", New: "z"}, {Old: "", New: "w"}}},
+		{Op: Delete, Path: "/p/c"},
+	}}
+	text := Format(p)
+	require.Equal(t, "*** Begin Patch\n*** Add File: /p/.env\n+TOKEN=x\n+\n+B=1\n*** Update File: /p/a.go\n*** Move to: /p/b.go\n@@\n-x\n-y\n+z\n@@\n+w\n*** Delete File: /p/c\n*** End Patch\n", text)
+	back, err := Parse(text)
+	require.NoError(t, err)
+	require.Equal(t, p, back)
+}

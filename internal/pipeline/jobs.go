@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -19,10 +20,9 @@ import (
 // dialects meet the call (rules and built-in policies are evaluated by
 // runJobs itself). The envelope is built once, and only when a handler
 // reads it.
-func (c *call) jobs(hooks []*config.Hook) []run.Job {
+func (c *call) jobs(hooks []*config.Hook, spoken *[]spokenDialect) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
-	var spoken []spokenDialect // each dialect's payload, built once
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
 		switch {
@@ -32,7 +32,7 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 			}
 			j = c.remoteJob(h, envelope)
 		case h.Dialect != "":
-			j = c.dialectJob(h, &spoken)
+			j = c.dialectJob(h, spoken)
 		default: // "command", in the OpenHook envelope
 			if envelope == nil {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
@@ -66,7 +66,7 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 		s = &(*spoken)[len(*spoken)-1]
 		d, err := dialect.Lookup(h.Dialect)
 		if err == nil {
-			s.call, err = dialect.Speak(d, c.pr, c.ev, time.Now())
+			s.call, err = dialect.SpeakWith(d, c.pr, c.ev, c.dialectOptions())
 		}
 		s.err = err
 		if err == nil && len(s.call.Gaps) > 0 {
@@ -78,6 +78,18 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 		return failJob(h, s.err)
 	}
 	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
+}
+
+// dialectOptions is the process's part of a dialect handler's call: the
+// working folder and a session for a tool that sends neither, and where
+// a transcript written again in the dialect's format goes (hookshim's
+// private state folder, removed after the call).
+func (c *call) dialectOptions() dialect.Options {
+	o := dialect.Options{Now: time.Now(), Home: c.getenv("HOME")}
+	o.Wd, _ = os.Getwd()
+	o.Session = dialect.ProcessSession(c.pr.ID, os.Getppid(), o.Wd)
+	o.TempDir = dialect.TempDir(c.getenv)
+	return o
 }
 
 // matches reports whether the hook runs for this call. A dialect
@@ -96,14 +108,18 @@ func (c *call) matches(h *config.Hook) bool {
 	if err != nil {
 		return false
 	}
-	name, ok := dialect.ToolName(d, t)
-	if !ok || name == t.Native {
-		return false
+	for _, name := range dialect.ToolNames(d, t) {
+		if name == t.Native {
+			continue
+		}
+		ev, tool := *c.ev, *t
+		tool.Native = name
+		ev.Tool = &tool
+		if h.Matches(&ev) {
+			return true
+		}
 	}
-	ev, tool := *c.ev, *t
-	tool.Native = name
-	ev.Tool = &tool
-	return h.Matches(&ev)
+	return false
 }
 
 // runJobs runs the matched hooks and returns their results in order. The
@@ -135,8 +151,14 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 		at = append(at, i)
 	}
 	if len(rest) > 0 {
-		for k, res := range r.RunJobs(context.Background(), c.jobs(rest)) {
+		var spoken []spokenDialect // each dialect's payload, built once
+		for k, res := range r.RunJobs(context.Background(), c.jobs(rest, &spoken)) {
 			results[at[k]] = res
+		}
+		for _, s := range spoken {
+			if s.call != nil {
+				s.call.Cleanup()
+			}
 		}
 	}
 	return results
