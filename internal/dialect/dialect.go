@@ -64,6 +64,11 @@ type Call struct {
 	Read   func(exit int, stdout []byte, stderr string) (decision.Output, error)
 	Gaps   []string // what the dialect's payload needs that the caller did not send, or sent only in part
 
+	// More are the payloads of the other files of a call that writes
+	// several (a patch): the handler is run once more with each, and the
+	// strongest of its answers is the handler's.
+	More [][][]byte
+
 	temp []string // files written for this call only (a converted transcript)
 }
 
@@ -104,6 +109,8 @@ type Options struct {
 	// Home is the user's home folder: the search for the project folder
 	// stops below it.
 	Home string
+	file int // the file of a call of several files the payload is written for
+
 	// TempDir is where a transcript converted for the dialect is written
 	// (a private file, removed by Call.Cleanup); "" converts none.
 	TempDir string
@@ -143,6 +150,18 @@ func SpeakWith(d, caller *provider.Provider, ev *event.Event, o Options) (*Call,
 			return nil, fmt.Errorf("%s payload: %w", d.ID, err)
 		}
 		c.Input, c.Gaps, files = [][]byte{w.doc}, append(c.Gaps, w.gaps...), w.files
+		for i := 1; i < w.count; i++ {
+			// A hook that judges the file in tool_input judges every file
+			// of the call, each in a call of its own.
+			oi := o
+			oi.file = i
+			wi, err := payload(d, caller, spec, ev, oi)
+			if err != nil {
+				c.Cleanup()
+				return nil, fmt.Errorf("%s payload: %w", d.ID, err)
+			}
+			c.More = append(c.More, [][]byte{wi.doc})
+		}
 	}
 	c.Env = environ(d, ev, o.Now)
 	c.Read = func(exit int, stdout []byte, stderr string) (decision.Output, error) {
@@ -222,18 +241,22 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 		if v := viewFiles(t, caller.Dialect.InputKeysFor(t.Name), cmp.Or(ev.Cwd, ev.ProjectDir, o.Wd)); v != nil {
 			w.files = v
 			sp := speakFiles(d, t, v)
-			tool, input = sp[0].name, sp[0].input
+			w.files, w.count = v, len(sp)
+			k := min(o.file, len(sp)-1)
+			tool, input = sp[k].name, sp[k].input
 			fe := *ev
-			fe.Tool = &sp[0].tool
+			fe.Tool = &sp[k].tool
 			finishEv = &fe
-			for _, s := range sp[1:] {
-				more = append(more, (&wire.Object{}).Str("tool_name", s.name).Raw("tool_input", s.input).Bytes())
+			if k == 0 {
+				for _, s := range sp[1:] {
+					more = append(more, (&wire.Object{}).Str("tool_name", s.name).Raw("tool_input", s.input).Bytes())
+				}
 			}
 			for _, n := range v.notes {
 				w.gap(f.ToolInput + " (" + t.Native + ": " + n + ")")
 			}
-			if len(more) > 0 {
-				w.gap(fmt.Sprintf("%s (%s writes several files in one call: the first here, the others in hookshim_more_files)",
+			if len(sp) > 1 {
+				w.gap(fmt.Sprintf("%s (%s writes several files in one call: the hook runs once for each, the first listing the others in hookshim_more_files)",
 					f.ToolInput, t.Native))
 			}
 		} else {
@@ -295,6 +318,7 @@ type writer struct {
 	}
 	gaps  []string
 	files *fileView // the file tool call as read, when it is one
+	count int       // the calls it was read into
 	doc   []byte    // the payload written
 }
 

@@ -150,11 +150,25 @@ func (v *fileView) fromPatch(text string, abs func(string) string) {
 			setEdits(kv, f.Hunks, c.multi)
 			if f.MoveTo != "" {
 				kv.set("hookshim_move_to", wire.Quote(abs(f.MoveTo)))
-				v.notes = append(v.notes, "a file moved: its new path in hookshim_move_to")
+				v.notes = append(v.notes, "a file moved: its new path in hookshim_move_to, and a call of its own for the new path, with hookshim_moved_from")
 			}
 		}
 		c.input = kv.object()
 		v.calls = append(v.calls, c)
+		if f.Op == patch.Update && f.MoveTo != "" {
+			// The new path is written too: a hook that guards paths
+			// judges it.
+			to := abs(f.MoveTo)
+			kt := &keyValues{}
+			kt.set("file_path", wire.Quote(to))
+			setEdits(kt, f.Hunks, len(f.Hunks) > 1)
+			kt.set("hookshim_moved_from", wire.Quote(path))
+			tool := event.ToolFileEdit
+			if kt.has("content") {
+				tool = event.ToolFileWrite
+			}
+			v.calls = append(v.calls, fileCall{tool: tool, multi: len(f.Hunks) > 1, path: to, input: kt.object(), op: patch.Update})
+		}
 	}
 	if err != nil {
 		// The paths Parse did not reach: a hook that judges paths sees
@@ -352,6 +366,9 @@ func speakFiles(d *provider.Provider, t *event.Tool, v *fileView) []spokenFile {
 	if dd.PatchTool != "" && t.Name != event.ToolFileRead {
 		p := patch.Patch{}
 		for _, c := range v.calls {
+			if gjson.GetBytes(c.input.Bytes(), "hookshim_moved_from").Exists() {
+				continue // the Move to of its source's file
+			}
 			p.Files = append(p.Files, asPatchFile(c))
 		}
 		in := (&wire.Object{}).Str(dd.PatchKey, patch.Format(p)).Bytes()

@@ -8,6 +8,7 @@ import (
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 // fileEvent is a file tool call of caller, working in /w.
@@ -174,4 +175,87 @@ func gapWith(c *Call, s string) bool {
 		}
 	}
 	return false
+}
+
+// A call of several files gives the handler one payload per file.
+func TestOnePayloadPerFile(t *testing.T) {
+	ev := fileEvent(provider.Codex, event.ToolFileEdit, "apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** Add File: .env\n+T=1\n*** Delete File: old\n*** End Patch"}`)
+	c, err := Speak(provider.Claude, provider.Codex, ev, now)
+	require.NoError(t, err)
+	require.Len(t, c.More, 2)
+	second := gjson.ParseBytes(c.More[0][0])
+	require.Equal(t, "Write", second.Get("tool_name").Str)
+	require.Equal(t, "T=1\n", second.Get("tool_input.content").Str)
+	require.False(t, second.Get("hookshim_more_files").Exists())
+	third := gjson.ParseBytes(c.More[1][0])
+	require.Equal(t, "/w/old", third.Get("tool_input.file_path").Str)
+	require.True(t, third.Get("tool_input.hookshim_delete").Bool())
+}
+
+// FuzzFileCalls: any tool input of a file tool is read and written in
+// every dialect without a panic, and each call names a file.
+func FuzzFileCalls(f *testing.F) {
+	f.Add(`{"command":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}`, true)
+	f.Add(`{"path":"p","diff":"------- SEARCH\na\n=======\nb\n+++++++ REPLACE"}`, false)
+	f.Add(`{"file_path":"p","edits":[{"old_string":"","new_string":"x"},{"oldString":1}]}`, false)
+	f.Add(`{"replacements":[{"filePath":"a"},{"filePath":"a","oldString":"x"},3]}`, false)
+	f.Fuzz(func(t *testing.T, input string, write bool) {
+		if !gjson.Valid(input) {
+			return // a payload is valid JSON before it is read
+		}
+		name := event.ToolFileEdit
+		if write {
+			name = event.ToolFileWrite
+		}
+		tool := &event.Tool{Name: name, Native: "x", Input: []byte(input)}
+		v := viewFiles(tool, nil, "/w")
+		if v == nil {
+			return
+		}
+		if len(v.calls) == 0 {
+			return
+		}
+		for _, d := range provider.Commanded() {
+			for _, s := range speakFiles(d, tool, v) {
+				if !gjson.ValidBytes(s.input) {
+					t.Fatalf("%s: not JSON: %s", d.ID, s.input)
+				}
+			}
+		}
+	})
+}
+
+// FuzzTranscriptLine: any line of a transcript is read without a panic.
+func FuzzTranscriptLine(f *testing.F) {
+	for _, tc := range transcripts {
+		for _, l := range strings.Split(tc.text, "\n") {
+			f.Add(l)
+		}
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if !gjson.Valid(line) {
+			return
+		}
+		tr, _, ok := lineTurn(gjson.Parse(line))
+		if ok {
+			out := claudeJSONL([]turn{tr}, "s", "/w", func(s string) string { return s })
+			if !gjson.ValidBytes(out[:len(out)-1]) {
+				t.Fatalf("not JSON: %s", out)
+			}
+		}
+	})
+}
+
+// A moved file is judged at its new path too; a patch for Codex keeps the
+// move as one file.
+func TestMovedFile(t *testing.T) {
+	ev := fileEvent(provider.VSCode, event.ToolFileEdit, "apply_patch", `{"input":"*** Begin Patch\n*** Update File: a.ts\n*** Move to: .env\n@@\n-x\n+y\n*** End Patch"}`)
+	c, err := Speak(provider.Claude, provider.VSCode, ev, now)
+	require.NoError(t, err)
+	require.Len(t, c.More, 1)
+	moved := gjson.ParseBytes(c.More[0][0])
+	require.Equal(t, "/w/.env", moved.Get("tool_input.file_path").Str)
+	require.Equal(t, "/w/a.ts", moved.Get("tool_input.hookshim_moved_from").Str)
+	doc, _ := spoken(t, provider.Codex, provider.VSCode, ev)
+	require.Equal(t, "*** Begin Patch\n*** Update File: /w/a.ts\n*** Move to: /w/.env\n@@\n-x\n+y\n*** End Patch\n", doc.Get("tool_input.command").Str)
 }

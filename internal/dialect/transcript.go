@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/private"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -24,7 +25,7 @@ import (
 
 // maxTranscript bounds what is read of a transcript: the end of a longer
 // one (whole lines), which holds the turn a hook asks about.
-const maxTranscript = 32 << 20
+const maxTranscript = 8 << 20
 
 // turn is one message of a transcript.
 type turn struct {
@@ -412,10 +413,24 @@ func TempDir(getenv func(string) string) string {
 	return filepath.Join(dir, "dialect")
 }
 
-// writeTemp writes data to a new file of this user's alone in dir.
+// SweepAfter is how long a file written for one call may outlive it: one
+// an async handler was given is not removed with the call (the handler
+// may read it later), nor one of a call that was killed, so each new file
+// removes those older than this.
+const SweepAfter = time.Hour
+
+// writeTemp writes data to a new file of this user's alone in dir, and
+// removes the files there older than SweepAfter.
 func writeTemp(dir, pattern string, data []byte) (string, error) {
 	if err := private.EnsureDir(dir); err != nil {
 		return "", err
+	}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > SweepAfter {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
 	}
 	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {

@@ -80,6 +80,64 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
 }
 
+// asyncSpeaks reports whether an async handler speaks dialect id.
+func asyncSpeaks(hooks []*config.Hook, id string) bool {
+	for _, h := range hooks {
+		if h.Async && h.Dialect == id {
+			return true
+		}
+	}
+	return false
+}
+
+// perFile adds a job for each further file of a call that writes several
+// (dialect.Call.More) to a dialect handler's: a hook written to judge the
+// file in tool_input judges them all. of names, for each job added, the
+// job it repeats.
+func perFile(jobs []run.Job, spoken []spokenDialect) ([]run.Job, []int) {
+	var of []int
+	n := len(jobs)
+	for k := 0; k < n; k++ {
+		h := jobs[k].Hook
+		if h.Dialect == "" || jobs[k].Read == nil {
+			continue
+		}
+		for _, s := range spoken {
+			if s.id != h.Dialect || s.call == nil {
+				continue
+			}
+			for _, in := range s.call.More {
+				j := jobs[k]
+				j.Input = in
+				jobs = append(jobs, j)
+				of = append(of, k)
+			}
+		}
+	}
+	return jobs, of
+}
+
+// strongest is one handler's answer from its runs for the files of one
+// call: the run with the strongest decision, a failure before no
+// opinion; the context of every run.
+func strongest(a, b run.Result) run.Result {
+	keep, other := a, b
+	switch {
+	case b.Output.Decision > a.Output.Decision:
+		keep, other = b, a
+	case b.Output.Decision == a.Output.Decision && a.Err == nil && b.Err != nil:
+		keep, other = b, a
+	}
+	if other.Output.Context != "" && other.Output.Context != keep.Output.Context {
+		keep.Output.Context = strings.TrimSpace(keep.Output.Context + "\n" + other.Output.Context)
+	}
+	if keep.Output.Continue == nil {
+		keep.Output.Continue = other.Output.Continue
+	}
+	keep.Duration = max(a.Duration, b.Duration)
+	return keep
+}
+
 // dialectOptions is the process's part of a dialect handler's call: the
 // working folder and a session for a tool that sends neither, and where
 // a transcript written again in the dialect's format goes (hookshim's
@@ -152,11 +210,19 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 	}
 	if len(rest) > 0 {
 		var spoken []spokenDialect // each dialect's payload, built once
-		for k, res := range r.RunJobs(context.Background(), c.jobs(rest, &spoken)) {
-			results[at[k]] = res
+		jobs := c.jobs(rest, &spoken)
+		jobs, of := perFile(jobs, spoken)
+		res := r.RunJobs(context.Background(), jobs)
+		for i, k := range of {
+			res[k] = strongest(res[k], res[len(rest)+i])
+		}
+		for k := range rest {
+			results[at[k]] = res[k]
 		}
 		for _, s := range spoken {
-			if s.call != nil {
+			if s.call != nil && !asyncSpeaks(rest, s.id) {
+				// (An async handler may read its files after this call:
+				// they are swept later, dialect.SweepAfter.)
 				s.call.Cleanup()
 			}
 		}
