@@ -383,7 +383,9 @@ func speakFiles(d *provider.Provider, t *event.Tool, v *fileView) []spokenFile {
 	for _, c := range v.calls {
 		tool := *t
 		tool.Name, tool.FilePath = c.tool, c.path
-		if c.tool != t.Name {
+		if c.tool != t.Name || v.converted != "" {
+			// The caller's own tool took another shape (its patch tool):
+			// the dialect's tool for what the call does.
 			tool.Native = ""
 		}
 		name, _ := ToolName(d, &tool)

@@ -114,6 +114,16 @@ func TestWritesInOtherDialects(t *testing.T) {
 	require.Equal(t, "apply_patch", doc.Get("tool_name").Str)
 	require.Equal(t, "*** Begin Patch\n*** Update File: /w/a.ts\n@@\n-a\n+b\n*** End Patch\n", doc.Get("tool_input.command").Str)
 
+	// A patch reaches a tool whose apply_patch takes a patch as its edit
+	// and create tools, in their keys.
+	codex := fileEvent(provider.Codex, event.ToolFileEdit, "apply_patch", `{"command":"*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** Add File: b\n+z\n*** End Patch"}`)
+	doc, c := spoken(t, provider.Copilot, provider.Codex, codex)
+	require.Equal(t, "edit", doc.Get("toolName").Str)
+	require.JSONEq(t, `{"path":"/w/a","old_str":"x","new_str":"y"}`, doc.Get("toolArgs").Raw)
+	more := gjson.ParseBytes(c.More[0][0])
+	require.Equal(t, "create", more.Get("toolName").Str)
+	require.JSONEq(t, `{"path":"/w/b","file_text":"z\n"}`, more.Get("toolArgs").Raw)
+
 	kiro := fileEvent(provider.Kiro, event.ToolFileWrite, "fs_write", `{"path":"k","text":"T"}`)
 	doc, _ = spoken(t, provider.Gemini, provider.Kiro, kiro)
 	require.Equal(t, "write_file", doc.Get("tool_name").Str)
