@@ -23,7 +23,7 @@ var layers = map[string][]string{
 	"internal/cli":       nil, // the top: anything below
 	"internal/pipeline":  {"internal/detect", "internal/normalize", "internal/config", "internal/extend", "internal/trust", "internal/dedupe", "internal/run", "internal/respond", "internal/seen", "internal/dialect", "internal/provider", "internal/event", "internal/decision", "internal/rule", "internal/remotecall", "internal/shellquote", "internal/journal", "internal/shellcmd", "internal/wire"},
 	"internal/detect":    {"internal/provider", "internal/event"},
-	"internal/normalize": {"internal/provider", "internal/event", "internal/wire"},
+	"internal/normalize": {"internal/provider", "internal/event", "internal/wire", "internal/patch"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall", "internal/shellcmd"},
 	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
@@ -32,7 +32,7 @@ var layers = map[string][]string{
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
-	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config"},
+	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config", "internal/patch", "internal/private"},
 	"internal/doctor":    {"internal/config", "internal/dialect", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event", "internal/wire"},
 	"internal/simulate":  {"internal/config", "internal/decision", "internal/event", "internal/normalize", "internal/pipeline", "internal/policy", "internal/provider", "internal/run", "internal/wire", "internal/shellquote"},
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},
@@ -57,6 +57,7 @@ var layers = map[string][]string{
 
 	// A word of a command line: hook entries, and hookshim-remote's path.
 	"internal/shellquote": {},
+	"internal/patch":      {},
 }
 
 // TestArchitecture: every package imports only what its row in

@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/detect"
+	"github.com/hookshim/hookshim/internal/dialect"
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/respond"
@@ -144,6 +148,9 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 	if ev.Tool != nil {
 		input = ev.Tool.Input
 	}
+	if as := asClaudeHook(s.Provider, ev); as != nil {
+		add("as claude-code", as)
+	}
 	hook := &config.Hook{Name: "policy"}
 	for _, sc := range scenarios {
 		if sc.name == "rewrite" && ev.Tool == nil {
@@ -166,6 +173,36 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 		add(sc.name, b.Bytes())
 	}
 	return txtar.Format(ar)
+}
+
+// asClaudeHook is what a hook written for Claude Code ("dialect":
+// "claude-code") reads on stdin when this fixture's tool calls, for the
+// calls whose shapes differ most between tools: file tools (what is
+// written, in Claude's Write, Edit and MultiEdit) and Stop (its loop guard
+// and last message). Each payload of a call of several files is shown,
+// then what the caller did not send. nil for the other fixtures and for
+// Claude Code's own, which reach its hooks untouched.
+func asClaudeHook(caller *provider.Provider, ev *event.Event) []byte {
+	if caller == provider.Claude || ev.Name == "" {
+		return nil
+	}
+	file := ev.Tool != nil && slices.Contains([]string{event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit}, ev.Tool.Name)
+	if !file && ev.Name != event.AgentStop && ev.Name != event.SubagentStop {
+		return nil
+	}
+	c, err := dialect.Speak(provider.Claude, caller, ev, time.Unix(1795593600, 0))
+	if err != nil {
+		return []byte(err.Error() + "\n")
+	}
+	var b bytes.Buffer
+	b.Write(pretty(bytes.Join(c.Input, nil)))
+	for _, in := range c.More {
+		b.Write(pretty(bytes.Join(in, nil)))
+	}
+	for _, g := range c.Gaps {
+		fmt.Fprintf(&b, "note %s\n", g)
+	}
+	return b.Bytes()
 }
 
 // checkAnswer holds every answer to the rules that keep tools safe:

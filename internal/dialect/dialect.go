@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +63,22 @@ type Call struct {
 	Env    []string
 	Read   func(exit int, stdout []byte, stderr string) (decision.Output, error)
 	Gaps   []string // what the dialect's payload needs that the caller did not send, or sent only in part
+
+	// More are the payloads of the other files of a call that writes
+	// several (a patch): the handler is run once more with each, and the
+	// strongest of its answers is the handler's.
+	More [][][]byte
+
+	temp []string // files written for this call only (a converted transcript)
+}
+
+// Cleanup removes what the call wrote for the handler; the caller calls
+// it once the handler has answered.
+func (c *Call) Cleanup() {
+	for _, f := range c.temp {
+		os.Remove(f)
+	}
+	c.temp = nil
 }
 
 // ErrNoEvent is returned by Speak when the dialect has no event for the
@@ -79,9 +96,34 @@ func NativeEvent(d *provider.Provider, ev *event.Event) string {
 	return native
 }
 
+// Options are what a call of a dialect handler needs from the process
+// beyond the event.
+type Options struct {
+	Now time.Time // stamps the payloads that carry the time
+	// Wd is hookshim's working folder: the caller's cwd when it sends
+	// none (Amplifier runs its hooks there).
+	Wd string
+	// Session is a session id of the caller's process for a caller that
+	// sends none: the same for every call of one agent process.
+	Session string
+	// Home is the user's home folder: the search for the project folder
+	// stops below it.
+	Home string
+	file int // the file of a call of several files the payload is written for
+
+	// TempDir is where a transcript converted for the dialect is written
+	// (a private file, removed by Call.Cleanup); "" converts none.
+	TempDir string
+}
+
 // Speak builds the call of a handler written for d when caller sent the
 // canonical event ev. now stamps the payloads that carry the time.
 func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call, error) {
+	return SpeakWith(d, caller, ev, Options{Now: now})
+}
+
+// SpeakWith is Speak with the process's part of the call given.
+func SpeakWith(d, caller *provider.Provider, ev *event.Event, o Options) (*Call, error) {
 	name := ev.Name
 	own := d == caller && !repicked(d, ev)
 	native := ev.Native
@@ -96,25 +138,54 @@ func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call,
 		return nil, fmt.Errorf("%s has no event %q", d.Name, native)
 	}
 	c := &Call{Native: native}
+	var files *fileView
 	if own {
 		// Its own tool called: the payload as it came, byte for byte.
 		c.Input = [][]byte{ev.Raw}
 	} else {
-		doc, gaps, err := payload(d, caller, spec, ev, now)
+		ev = filled(d, caller, ev, o, c)
+		w, err := payload(d, caller, spec, ev, o)
 		if err != nil {
+			c.Cleanup()
 			return nil, fmt.Errorf("%s payload: %w", d.ID, err)
 		}
-		c.Input, c.Gaps = [][]byte{doc}, gaps
+		c.Input, c.Gaps, files = [][]byte{w.doc}, append(c.Gaps, w.gaps...), w.files
+		for i := 1; i < w.count; i++ {
+			// A hook that judges the file in tool_input judges every file
+			// of the call, each in a call of its own.
+			oi := o
+			oi.file = i
+			wi, err := payload(d, caller, spec, ev, oi)
+			if err != nil {
+				c.Cleanup()
+				return nil, fmt.Errorf("%s payload: %w", d.ID, err)
+			}
+			c.More = append(c.More, [][]byte{wi.doc})
+		}
 	}
-	c.Env = environ(d, ev, now)
+	c.Env = environ(d, ev, o.Now)
 	c.Read = func(exit int, stdout []byte, stderr string) (decision.Output, error) {
 		out, err := d.Dialect.Read(spec, exit, stdout, stderr)
 		if err != nil {
 			return out, fmt.Errorf("%s answer: %w", d.ID, err)
 		}
-		if out.UpdatedInput != nil && d != caller && ev.Tool != nil {
+		if out.UpdatedInput == nil || d == caller || ev.Tool == nil {
+			return out, nil
+		}
+		switch {
+		case files != nil && files.converted != "":
+			// The hook rewrote a call it was given in another shape: there
+			// is no way back into the caller's, and dropping the rewrite
+			// silently would let through what it meant to change.
+			out.UpdatedInput = nil
+			out.Decision = max(out.Decision, decision.Ask)
+			out.Reason = strings.TrimSpace(fmt.Sprintf("hookshim: the hook rewrote this %s call, which reached it in another shape (%s); the rewrite cannot be put back into %s's input, so the call is put to the user. %s",
+				ev.Tool.Native, files.converted, caller.Name, out.Reason))
+		case files != nil:
 			// The rewrite is in the dialect's keys; the caller applies it
 			// in its own.
+			out.UpdatedInput = rekey(out.UpdatedInput, d.Dialect.InputKeysFor(files.calls[0].tool), files.renamed)
+		default:
 			out.UpdatedInput = rekey(out.UpdatedInput, d.Dialect.InputKeysFor(ev.Tool.Name), caller.Dialect.InputKeysFor(ev.Tool.Name))
 		}
 		return out, nil
@@ -137,8 +208,8 @@ func repicked(d *provider.Provider, ev *event.Event) bool {
 
 // payload writes the dialect's payload for ev in one pass: flat keys into
 // one object, then the few nested ones.
-func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, now time.Time) ([]byte, []string, error) {
-	w := &writer{ev: ev, now: now}
+func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, o Options) (*writer, error) {
+	w := &writer{ev: ev, now: o.Now}
 	if d == caller {
 		// Its own call, given as another of its events: what it sends on
 		// every call is in the payload as it came.
@@ -164,11 +235,39 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	}
 	var tool string
 	var input []byte
+	finishEv := ev
 	if t := ev.Tool; t != nil {
-		tool = toolName(d, t, w)
-		input = toolInput(t, caller.Dialect.InputKeysFor(t.Name), d.Dialect.InputKeysFor(t.Name))
+		var more [][]byte
+		if v := viewFiles(t, caller.Dialect.InputKeysFor(t.Name), cmp.Or(ev.Cwd, ev.ProjectDir, o.Wd)); v != nil {
+			w.files = v
+			sp := speakFiles(d, t, v)
+			w.files, w.count = v, len(sp)
+			k := min(o.file, len(sp)-1)
+			tool, input = sp[k].name, sp[k].input
+			fe := *ev
+			fe.Tool = &sp[k].tool
+			finishEv = &fe
+			if k == 0 {
+				for _, s := range sp[1:] {
+					more = append(more, (&wire.Object{}).Str("tool_name", s.name).Raw("tool_input", s.input).Bytes())
+				}
+			}
+			for _, n := range v.notes {
+				w.gap(f.ToolInput + " (" + t.Native + ": " + n + ")")
+			}
+			if len(sp) > 1 {
+				w.gap(fmt.Sprintf("%s (%s writes several files in one call: the hook runs once for each, the first listing the others in hookshim_more_files)",
+					f.ToolInput, t.Native))
+			}
+		} else {
+			tool = toolName(d, t, w)
+			input = toolInput(t, caller.Dialect.InputKeysFor(t.Name), d.Dialect.InputKeysFor(t.Name))
+		}
 		w.str(f.ToolName, tool, "")
 		w.raw(f.ToolInput, input)
+		if len(more) > 0 {
+			w.raw("hookshim_more_files", jsonArray(more))
+		}
 		w.str(f.ToolCallID, t.CallID, "tool call id")
 		switch {
 		case t.Error != nil && f.ToolError != "":
@@ -194,15 +293,16 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	var err error
 	for _, n := range w.nested {
 		if doc, err = sjson.SetRawBytes(doc, n.path, n.v); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if d.Dialect.Finish != nil {
-		if doc, err = d.Dialect.Finish(doc, spec, ev, tool, input); err != nil {
-			return nil, nil, err
+		if doc, err = d.Dialect.Finish(doc, spec, finishEv, tool, input); err != nil {
+			return nil, err
 		}
 	}
-	return doc, w.gaps, nil
+	w.doc = doc
+	return w, nil
 }
 
 // writer writes a payload's keys once each, in the order given.
@@ -216,7 +316,10 @@ type writer struct {
 		path string
 		v    []byte
 	}
-	gaps []string
+	gaps  []string
+	files *fileView // the file tool call as read, when it is one
+	count int       // the calls it was read into
+	doc   []byte    // the payload written
 }
 
 func (w *writer) gap(s string) { w.gaps = append(w.gaps, s) }

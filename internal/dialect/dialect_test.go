@@ -92,7 +92,7 @@ func TestToolShapes(t *testing.T) {
 		{provider.Gemini, "replace", `{"file_path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
 		{provider.Kimi, "Edit", `{"path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
 		{provider.Kiro, "fs_write", `{"path":"/home/dev/shop/notes.txt","old_str":"hello","new_str":"bye","command":"str_replace"}`},
-		{provider.Codex, "apply_patch", `{"file_path":"/home/dev/shop/notes.txt","old_string":"hello","new_string":"bye"}`},
+		{provider.Codex, "apply_patch", `{"command":"*** Begin Patch\n*** Update File: /home/dev/shop/notes.txt\n@@\n-hello\n+bye\n*** End Patch\n"}`},
 		{provider.VSCode, "replace_string_in_file", `{"filePath":"/home/dev/shop/notes.txt","oldString":"hello","newString":"bye"}`},
 	} {
 		doc, _ := spoken(t, tc.d, provider.Copilot, ev)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/patch"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
@@ -184,7 +185,7 @@ func toolPaths(t *event.Tool, in gjson.Result) []string {
 	}
 	for _, k := range patchKeys {
 		if v := in.Get(k); v.Type == gjson.String {
-			for _, path := range provider.PatchPaths(v.Str) {
+			for _, path := range patch.Paths(v.Str) {
 				add(path)
 			}
 		}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -19,10 +20,9 @@ import (
 // dialects meet the call (rules and built-in policies are evaluated by
 // runJobs itself). The envelope is built once, and only when a handler
 // reads it.
-func (c *call) jobs(hooks []*config.Hook) []run.Job {
+func (c *call) jobs(hooks []*config.Hook, spoken *[]spokenDialect) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
-	var spoken []spokenDialect // each dialect's payload, built once
 	for i, h := range hooks {
 		j := run.Job{Hook: h}
 		switch {
@@ -32,7 +32,7 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 			}
 			j = c.remoteJob(h, envelope)
 		case h.Dialect != "":
-			j = c.dialectJob(h, &spoken)
+			j = c.dialectJob(h, spoken)
 		default: // "command", in the OpenHook envelope
 			if envelope == nil {
 				envelope = normalize.EnvelopeParts(c.ev, c.rec.Call, time.Now(), c.version())
@@ -66,7 +66,7 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 		s = &(*spoken)[len(*spoken)-1]
 		d, err := dialect.Lookup(h.Dialect)
 		if err == nil {
-			s.call, err = dialect.Speak(d, c.pr, c.ev, time.Now())
+			s.call, err = dialect.SpeakWith(d, c.pr, c.ev, c.dialectOptions())
 		}
 		s.err = err
 		if err == nil && len(s.call.Gaps) > 0 {
@@ -78,6 +78,76 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 		return failJob(h, s.err)
 	}
 	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
+}
+
+// asyncSpeaks reports whether an async handler speaks dialect id.
+func asyncSpeaks(hooks []*config.Hook, id string) bool {
+	for _, h := range hooks {
+		if h.Async && h.Dialect == id {
+			return true
+		}
+	}
+	return false
+}
+
+// perFile adds a job for each further file of a call that writes several
+// (dialect.Call.More) to a dialect handler's: a hook written to judge the
+// file in tool_input judges them all. of names, for each job added, the
+// job it repeats.
+func perFile(jobs []run.Job, spoken []spokenDialect) ([]run.Job, []int) {
+	var of []int
+	n := len(jobs)
+	for k := 0; k < n; k++ {
+		h := jobs[k].Hook
+		if h.Dialect == "" || jobs[k].Read == nil {
+			continue
+		}
+		for _, s := range spoken {
+			if s.id != h.Dialect || s.call == nil {
+				continue
+			}
+			for _, in := range s.call.More {
+				j := jobs[k]
+				j.Input = in
+				jobs = append(jobs, j)
+				of = append(of, k)
+			}
+		}
+	}
+	return jobs, of
+}
+
+// strongest is one handler's answer from its runs for the files of one
+// call: the run with the strongest decision, a failure before no
+// opinion; the context of every run.
+func strongest(a, b run.Result) run.Result {
+	keep, other := a, b
+	switch {
+	case b.Output.Decision > a.Output.Decision:
+		keep, other = b, a
+	case b.Output.Decision == a.Output.Decision && a.Err == nil && b.Err != nil:
+		keep, other = b, a
+	}
+	if other.Output.Context != "" && other.Output.Context != keep.Output.Context {
+		keep.Output.Context = strings.TrimSpace(keep.Output.Context + "\n" + other.Output.Context)
+	}
+	if keep.Output.Continue == nil {
+		keep.Output.Continue = other.Output.Continue
+	}
+	keep.Duration = max(a.Duration, b.Duration)
+	return keep
+}
+
+// dialectOptions is the process's part of a dialect handler's call: the
+// working folder and a session for a tool that sends neither, and where
+// a transcript written again in the dialect's format goes (hookshim's
+// private state folder, removed after the call).
+func (c *call) dialectOptions() dialect.Options {
+	o := dialect.Options{Now: time.Now(), Home: c.getenv("HOME")}
+	o.Wd, _ = os.Getwd()
+	o.Session = dialect.ProcessSession(c.pr.ID, os.Getppid(), o.Wd)
+	o.TempDir = dialect.TempDir(c.getenv)
+	return o
 }
 
 // matches reports whether the hook runs for this call. A dialect
@@ -96,14 +166,18 @@ func (c *call) matches(h *config.Hook) bool {
 	if err != nil {
 		return false
 	}
-	name, ok := dialect.ToolName(d, t)
-	if !ok || name == t.Native {
-		return false
+	for _, name := range dialect.ToolNames(d, t) {
+		if name == t.Native {
+			continue
+		}
+		ev, tool := *c.ev, *t
+		tool.Native = name
+		ev.Tool = &tool
+		if h.Matches(&ev) {
+			return true
+		}
 	}
-	ev, tool := *c.ev, *t
-	tool.Native = name
-	ev.Tool = &tool
-	return h.Matches(&ev)
+	return false
 }
 
 // runJobs runs the matched hooks and returns their results in order. The
@@ -135,8 +209,22 @@ func (c *call) runJobs(r *run.Runner, hooks []*config.Hook) []run.Result {
 		at = append(at, i)
 	}
 	if len(rest) > 0 {
-		for k, res := range r.RunJobs(context.Background(), c.jobs(rest)) {
-			results[at[k]] = res
+		var spoken []spokenDialect // each dialect's payload, built once
+		jobs := c.jobs(rest, &spoken)
+		jobs, of := perFile(jobs, spoken)
+		res := r.RunJobs(context.Background(), jobs)
+		for i, k := range of {
+			res[k] = strongest(res[k], res[len(rest)+i])
+		}
+		for k := range rest {
+			results[at[k]] = res[k]
+		}
+		for _, s := range spoken {
+			if s.call != nil && !asyncSpeaks(rest, s.id) {
+				// (An async handler may read its files after this call:
+				// they are swept later, dialect.SweepAfter.)
+				s.call.Cleanup()
+			}
 		}
 	}
 	return results

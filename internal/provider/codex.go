@@ -160,7 +160,9 @@ func encodeCodex(spec *Spec, v *decision.Verdict) Answer {
 // which needs a reason on stderr, and plain stdout is also context on
 // SubagentStart (output_parser.rs).
 var codexDialect = &Dialect{
-	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
-	Read:     claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read,
+	EventKey:  "hook_event_name",
+	PatchTool: "apply_patch",
+	PatchKey:  "command",
+	Always:    Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
+	Read:      claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read,
 }

@@ -42,6 +42,31 @@ type Dialect struct {
 	// new_string, pattern, path, url, prompt), per canonical tool.
 	Inputs []InputKeys
 
+	// MultiEdit is the tool that takes several edits of one file as
+	// edits[] of old_string and new_string (Claude Code's MultiEdit); ""
+	// when the dialect has none: its edit tool gets the first edit, and
+	// all of them in edits.
+	MultiEdit string
+
+	// PatchTool is the tool through which the dialect's agent writes
+	// every file, as one patch in the apply_patch grammar under the
+	// input key PatchKey (Codex: apply_patch, command); "" when it has
+	// write and edit tools of their own. A write or edit of another tool
+	// reaches such a hook as that patch.
+	PatchTool, PatchKey string
+
+	// Transcript is the format its hooks read at Fields.Transcript (one
+	// of the Transcript constants): another tool's transcript is written
+	// again in it for the call. "" when hookshim writes none: the
+	// caller's is given as it is, and the call says so.
+	Transcript string
+
+	// ProjectMarkers are what marks the project folder the tool gives its
+	// hooks, beside .git: its own config folder (.claude). The project
+	// folder is the nearest folder above the caller's that holds one,
+	// as the tool finds it, never the folder a command runs in.
+	ProjectMarkers []string
+
 	// MCPName writes an MCP tool's native name; nil: mcp__server__tool.
 	MCPName func(server, tool string) string
 
@@ -56,6 +81,11 @@ type Dialect struct {
 	Read func(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error)
 }
 
+// TranscriptClaude is Claude Code's transcript: JSON lines of type user
+// and assistant, each a message whose content holds text, tool_use and
+// tool_result blocks.
+const TranscriptClaude = "claude-jsonl"
+
 // Where a value of Dialect.Always or Dialect.Env comes from, when it is
 // not a canonical data field.
 const (
@@ -68,6 +98,45 @@ const (
 	FromNowMillis    = "@now_ms"        // the time of the call, epoch milliseconds (a number)
 	FromNowMillisStr = "@now_ms_string" // the same as a string (Cline)
 )
+
+// FileInputAliases are the keys other tools' file tools use for what the
+// canonical keys (Claude Code's) name, native to canonical. They are read
+// for a caller whose own Inputs table does not rename a key, whichever
+// tool it is (a tool without command hooks has no Inputs, yet its calls
+// reach dialect handlers): a hook that checks content or new_string
+// must see them under its own names. A key is renamed only where the
+// canonical key is not there already.
+var FileInputAliases = []InputKeys{
+	{event.ToolFileWrite, Renames{
+		{"filePath", "file_path"},      // OpenCode, VS Code
+		{"path", "file_path"},          // Copilot, Cline, Kiro, Kimi Code
+		{"absolute_path", "file_path"}, // Gemini CLI's older read_file
+		{"target_file", "file_path"},   // Cursor
+		{"file_text", "content"},       // Copilot's create, Kiro CLI's fs_write create
+		{"text", "content"},            // Kiro IDE 1.x's fs_write
+		{"fileContent", "content"},
+		{"old_str", "old_string"}, // Kiro CLI's fs_write str_replace
+		{"new_str", "new_string"},
+	}},
+	{event.ToolFileEdit, Renames{
+		{"filePath", "file_path"},
+		{"path", "file_path"},
+		{"target_file", "file_path"},
+		{"oldString", "old_string"}, // OpenCode, VS Code
+		{"newString", "new_string"},
+		{"old_str", "old_string"}, // Copilot, Kiro
+		{"new_str", "new_string"},
+		{"old_text", "old_string"}, // Cline
+		{"new_text", "new_string"},
+		{"replaceAll", "replace_all"}, // OpenCode
+	}},
+	{event.ToolFileRead, Renames{
+		{"filePath", "file_path"},
+		{"path", "file_path"},
+		{"absolute_path", "file_path"},
+		{"target_file", "file_path"},
+	}},
+}
 
 // InputKeys are the tool-input keys of one canonical tool, native to
 // canonical.

@@ -271,8 +271,13 @@ func claudeJoin(a, b string) string {
 // expects it; the look-alikes share it where their hooks read the same
 // payload keys (their own tool names and variables come from their table).
 var claudeDialect = &Dialect{
-	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}},
+	EventKey:  "hook_event_name",
+	MultiEdit: "MultiEdit",
+	// Claude Code's CLAUDE_PROJECT_DIR is the folder it was started in,
+	// the project root.
+	ProjectMarkers: []string{".claude"},
+	Transcript:     TranscriptClaude,
+	Always:         Renames{{"permission_mode", "permission_mode"}},
 	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
 		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
 }
