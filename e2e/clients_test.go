@@ -378,6 +378,45 @@ enabled = false
 			"experimental.chat.system.transform", "session.idle"},
 		expect: bridgeExpect("OpenCode", "opencode-plugin"),
 	},
+	// Letta Code: `letta --backend local -p` (no Letta server) on Node >=
+	// 22.19, with the mock as its openai-compatible provider in
+	// ~/.letta/lc-local-backend/providers/auth.json, as `letta --backend
+	// local connect openai-compatible --base-url …` writes it; it takes the
+	// model the mock lists. The package is installed bare: two of its
+	// declared dependencies are not in the registry, and the published
+	// bundle runs with ws, ajv, ajv-formats and node-pty beside it. In -p
+	// only PreToolUse and PostToolUse fire (measured with 0.32.18).
+	{
+		name:     "letta",
+		provider: "letta-code",
+		scope:    "project",
+		node:     "node22",
+		timeout:  3 * time.Minute,
+		configure: func(r *runDir) error {
+			return r.write(filepath.Join(r.home, ".letta", "lc-local-backend", "providers", "auth.json"), jsonFile(obj{
+				"version": 1,
+				"providers": obj{"openai-compatible": obj{
+					"id":                "local-provider-openai-compatible",
+					"name":              "openai-compatible",
+					"provider_type":     "openai-compatible",
+					"provider_category": "byok",
+					"auth":              obj{"type": "api", "key": "e2e-dummy-key"},
+					"base_url":          r.mock.URL + "/v1",
+					"created_at":        "2026-01-01T00:00:00.000Z",
+					"updated_at":        "2026-01-01T00:00:00.000Z",
+				}},
+			}))
+		},
+		env: func(r *runDir) []string {
+			// Else it asks the npm registry for a newer version at
+			// start (0.32.18), and keeps a debug log of every session.
+			return []string{"DISABLE_AUTOUPDATER=1", "LETTA_CODE_TELEM=0"}
+		},
+		args:   []string{"--backend", "local", "-p", prompt},
+		silent: []string{"session_start", "before_prompt"},
+		extra:  []string{"no-policy"},
+		fires:  []string{"PreToolUse", "PostToolUse"},
+	},
 	// Pi: `pi -p` with the mock as a provider of type openai-completions in
 	// ~/.pi/agent/models.json. Pi has no command hooks: hookshim install
 	// writes its bridge extension into .pi/extensions/. PI_OFFLINE turns off
