@@ -162,7 +162,8 @@ func driftReport() string {
 	return "e2e: real payloads against the fixtures in testdata/payloads:\n\n" + strings.Join(sorted, "")
 }
 
-// pathEncoding is how Claude Code turns a project path into a folder name.
+// pathEncoding is how Claude Code (and CodeBuddy Code, without the leading
+// dash) turns a project path into a folder name.
 var pathEncoding = regexp.MustCompile(`[^a-zA-Z0-9]`)
 
 // sanitize rewrites the run's folders to the fixture folders. The payload
@@ -174,6 +175,8 @@ func sanitize(raw []byte, r *runDir) []byte {
 		{r.proj, fixtureProject},
 		{r.home, fixtureHome},
 		{pathEncoding.ReplaceAllString(r.proj, "-"), pathEncoding.ReplaceAllString(fixtureProject, "-")},
+		// CodeBuddy Code's encoding drops the leading dash.
+		{strings.TrimLeft(pathEncoding.ReplaceAllString(r.proj, "-"), "-"), strings.TrimLeft(pathEncoding.ReplaceAllString(fixtureProject, "-"), "-")},
 		{r.root, "/tmp/e2e"},
 	}
 	for _, p := range pairs {
