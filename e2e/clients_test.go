@@ -378,6 +378,94 @@ enabled = false
 			"experimental.chat.system.transform", "session.idle"},
 		expect: bridgeExpect("OpenCode", "opencode-plugin"),
 	},
+	// Letta Code: `letta --backend local -p` (no Letta server) on Node >=
+	// 22.19, with the mock as its openai-compatible provider in
+	// ~/.letta/lc-local-backend/providers/auth.json, as `letta --backend
+	// local connect openai-compatible --base-url …` writes it; it takes the
+	// model the mock lists. The package is installed bare: two of its
+	// declared dependencies are not in the registry, and the published
+	// bundle runs with ws, ajv, ajv-formats and node-pty beside it. In -p
+	// only PreToolUse and PostToolUse fire (measured with 0.32.18).
+	{
+		name:     "letta",
+		provider: "letta-code",
+		scope:    "project",
+		node:     "node22",
+		timeout:  3 * time.Minute,
+		configure: func(r *runDir) error {
+			return r.write(filepath.Join(r.home, ".letta", "lc-local-backend", "providers", "auth.json"), jsonFile(obj{
+				"version": 1,
+				"providers": obj{"openai-compatible": obj{
+					"id":                "local-provider-openai-compatible",
+					"name":              "openai-compatible",
+					"provider_type":     "openai-compatible",
+					"provider_category": "byok",
+					"auth":              obj{"type": "api", "key": "e2e-dummy-key"},
+					"base_url":          r.mock.URL + "/v1",
+					"created_at":        "2026-01-01T00:00:00.000Z",
+					"updated_at":        "2026-01-01T00:00:00.000Z",
+				}},
+			}))
+		},
+		env: func(r *runDir) []string {
+			// Else it asks the npm registry for a newer version at
+			// start (0.32.18), and keeps a debug log of every session.
+			return []string{"DISABLE_AUTOUPDATER=1", "LETTA_CODE_TELEM=0"}
+		},
+		args:   []string{"--backend", "local", "-p", prompt},
+		silent: []string{"session_start", "before_prompt"},
+		extra:  []string{"no-policy"},
+		fires:  []string{"PreToolUse", "PostToolUse"},
+	},
+	// Pi: `pi -p` with the mock as a provider of type openai-completions in
+	// ~/.pi/agent/models.json. Pi has no command hooks: hookshim install
+	// writes its bridge extension into .pi/extensions/. PI_OFFLINE turns off
+	// every startup network call (update and package checks, the install
+	// ping). In -p Pi has no UI, so the bridge answers an ask with a block.
+	{
+		name:     "pi",
+		provider: "pi",
+		scope:    "project",
+		timeout:  2 * time.Minute,
+		configure: func(r *runDir) error {
+			return r.write(filepath.Join(r.home, ".pi", "agent", "models.json"), jsonFile(obj{
+				"providers": obj{"mock": obj{
+					"baseUrl": r.mock.URL + "/v1",
+					"api":     "openai-completions",
+					"apiKey":  "e2e-dummy-key",
+					"compat":  obj{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+					"models":  []obj{{"id": "mock-model"}},
+				}},
+			}))
+		},
+		env: func(r *runDir) []string {
+			return []string{"PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1"}
+		},
+		args:      []string{"-p", prompt, "--provider", "mock", "--model", "mock-model"},
+		askBlocks: true,
+		extra:     []string{"prompt-deny", "no-policy"},
+		fires:     []string{"session_start", "input", "tool_call", "tool_result", "agent_end", "session_shutdown"},
+		expect: map[string]func(t *testing.T, res *result){
+			// A block's reason is the tool result the model reads.
+			"deny": func(t *testing.T, res *result) {
+				if got := res.toolResult(); !strings.Contains(got, tokDeny) {
+					t.Errorf("the model did not get the reason as the tool result (got %q)", got)
+				}
+			},
+			// Context after a tool is added to its result.
+			"allow": func(t *testing.T, res *result) {
+				if got := res.toolResult(); !strings.Contains(got, ctxToken("after_tool_execute")) {
+					t.Errorf("after-tool context not in the tool result (got %q)", got)
+				}
+			},
+			// A blocked prompt: the bridge tells the user on stderr.
+			"prompt-deny": func(t *testing.T, res *result) {
+				if !strings.Contains(res.stderr, tokDeny) {
+					t.Errorf("the reason is not in Pi's output")
+				}
+			},
+		},
+	},
 	// Factory Droid: `droid exec --auto high` with a BYOK custom model (an
 	// OpenAI-compatible customModels entry in ~/.factory/settings.json,
 	// selected as custom:<displayName>-<index>) and no Factory account.

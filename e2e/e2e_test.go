@@ -64,6 +64,7 @@ func TestMain(m *testing.M) {
 	}
 	rc := m.Run()
 	os.RemoveAll(bins)
+	fmt.Print(driftReport())
 	fmt.Print(timings.report())
 	fmt.Printf("e2e: whole suite took %s\n", time.Since(started).Round(time.Second))
 	os.Exit(rc)

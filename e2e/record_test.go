@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -120,20 +121,27 @@ func recordPayloads(t *testing.T, c *client, pr *provider.Provider, seen []paylo
 	} else {
 		report += "- " + strings.Join(drift, "\n- ") + "\n\n"
 	}
-	t.Logf("payloads:\n%s", report)
 	appendDrift(report)
 }
 
-var driftMu sync.Mutex
+var (
+	driftMu sync.Mutex
+	// driftSections are the clients' sections of the drift report, printed
+	// at the end of every run (not only with -v): a payload that moved is
+	// news whether or not a test failed.
+	driftSections []string
+)
 
-// appendDrift adds a client's section to the drift report, if one is asked for.
+// appendDrift adds a client's section to the drift report printed at the
+// end of the run, and to the file HOOKSHIM_E2E_DRIFT names, if any.
 func appendDrift(section string) {
+	driftMu.Lock()
+	defer driftMu.Unlock()
+	driftSections = append(driftSections, section)
 	path := os.Getenv("HOOKSHIM_E2E_DRIFT")
 	if path == "" {
 		return
 	}
-	driftMu.Lock()
-	defer driftMu.Unlock()
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return
@@ -142,7 +150,20 @@ func appendDrift(section string) {
 	_, _ = f.WriteString(section)
 }
 
-// pathEncoding is how Claude Code turns a project path into a folder name.
+// driftReport is every client's section, in name order.
+func driftReport() string {
+	driftMu.Lock()
+	defer driftMu.Unlock()
+	if len(driftSections) == 0 {
+		return ""
+	}
+	sorted := slices.Clone(driftSections)
+	sort.Strings(sorted)
+	return "e2e: real payloads against the fixtures in testdata/payloads:\n\n" + strings.Join(sorted, "")
+}
+
+// pathEncoding is how Claude Code (and CodeBuddy Code, without the leading
+// dash) turns a project path into a folder name.
 var pathEncoding = regexp.MustCompile(`[^a-zA-Z0-9]`)
 
 // sanitize rewrites the run's folders to the fixture folders. The payload
@@ -154,6 +175,8 @@ func sanitize(raw []byte, r *runDir) []byte {
 		{r.proj, fixtureProject},
 		{r.home, fixtureHome},
 		{pathEncoding.ReplaceAllString(r.proj, "-"), pathEncoding.ReplaceAllString(fixtureProject, "-")},
+		// CodeBuddy Code's encoding drops the leading dash.
+		{strings.TrimLeft(pathEncoding.ReplaceAllString(r.proj, "-"), "-"), strings.TrimLeft(pathEncoding.ReplaceAllString(fixtureProject, "-"), "-")},
 		{r.root, "/tmp/e2e"},
 	}
 	for _, p := range pairs {

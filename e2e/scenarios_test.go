@@ -450,7 +450,7 @@ func testClient(t *testing.T, c *client) {
 	}
 	bin, err := installPinned(c.name)
 	if err != nil {
-		skipOrFail(t, err)
+		skipOrFail(t, c, err)
 		return
 	}
 	node, err := exec.LookPath("node")
@@ -458,7 +458,7 @@ func testClient(t *testing.T, c *client) {
 		node, err = installPinned(c.node)
 	}
 	if err != nil {
-		skipOrFail(t, err)
+		skipOrFail(t, c, err)
 		return
 	}
 	pr := provider.Lookup(c.provider)
@@ -606,10 +606,15 @@ func checkCalls(t *testing.T, res *result, pr *provider.Provider) {
 	}
 }
 
-// skipOrFail: a client that cannot be installed skips loudly, except in CI.
-func skipOrFail(t *testing.T, err error) {
+// skipOrFail: a client that cannot be installed skips loudly, except in CI
+// and while recording payloads (make e2e-bump), where it fails; either way
+// the drift report says so, so that no client drops out of it unnoticed.
+func skipOrFail(t *testing.T, c *client, err error) {
 	t.Helper()
-	if os.Getenv("CI") == "true" {
+	p := pinned[c.name]
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	appendDrift(fmt.Sprintf("## %s %s (%s)\n\nNOT RUN: cannot install it: %s\n\n", p.Package, p.Version, c.provider, first))
+	if os.Getenv("CI") == "true" || os.Getenv("HOOKSHIM_E2E_RECORD") != "" {
 		t.Fatalf("cannot install: %v", err)
 	}
 	fmt.Fprintf(os.Stderr, "\n!!! e2e: %s SKIPPED: cannot install it: %v\n\n", t.Name(), err)

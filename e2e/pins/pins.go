@@ -23,6 +23,12 @@ type Pin struct {
 	Version string `json:"version"`
 	Bin     string `json:"bin,omitempty"`   // the executable the package installs, or its path inside the package
 	Range   string `json:"range,omitempty"` // Bump stays within this npm range (a major version)
+	// Bare installs the package's published files without its
+	// dependencies, and With beside it: for a bundle that runs on its own
+	// but whose declared dependencies do not all install from the
+	// registry (Letta Code's).
+	Bare bool     `json:"bare,omitempty"`
+	With []string `json:"with,omitempty"`
 }
 
 // Read reads a versions.json.
@@ -95,13 +101,45 @@ func Install(cache, name string, p Pin) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact",
-		p.Package+"@"+p.Version)
-	cmd.Dir = stage
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("npm install %s@%s: %v\n%s", p.Package, p.Version, err, out)
+	run := func(name string, args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Dir = stage
+		cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out), nil
+	}
+	install := []string{"install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact"}
+	if !p.Bare {
+		if _, err := run("npm", append(install, append(p.With, p.Package+"@"+p.Version)...)...); err != nil {
+			return "", err
+		}
+	} else {
+		if len(p.With) > 0 {
+			if _, err := run("npm", append(install, p.With...)...); err != nil {
+				return "", err
+			}
+		}
+		// After the install, which would prune a package it did not put there.
+		out, err := run("npm", "pack", "--silent", p.Package+"@"+p.Version)
+		if err != nil {
+			return "", err
+		}
+		lines := strings.Fields(out)
+		if len(lines) == 0 {
+			return "", fmt.Errorf("npm pack %s@%s named no tarball", p.Package, p.Version)
+		}
+		tgz := lines[len(lines)-1]
+		into := filepath.Join("node_modules", filepath.FromSlash(p.Package))
+		if err := os.MkdirAll(filepath.Join(stage, into), 0o755); err != nil {
+			return "", err
+		}
+		if _, err := run("tar", "-xzf", tgz, "-C", into, "--strip-components=1"); err != nil {
+			return "", err
+		}
+		_ = os.Remove(filepath.Join(stage, tgz))
 	}
 	if err := os.WriteFile(filepath.Join(stage, ".installed"), []byte(p.Package+"@"+p.Version+"\n"), 0o644); err != nil {
 		return "", err
@@ -117,9 +155,10 @@ func Install(cache, name string, p Pin) (string, error) {
 // a client, the package's own bin folder for a node package (which npm
 // does not link into .bin under its own name).
 func BinPath(dir string, p Pin) string {
-	if strings.Contains(p.Bin, "/") {
+	if strings.Contains(p.Bin, "/") || p.Bare {
 		// A path inside the package: a CLI bundled in another package
-		// (CodeBuddy Code's, in @tencent-ai/agent-sdk) has no .bin link.
+		// (CodeBuddy Code's, in @tencent-ai/agent-sdk), or a bare
+		// package's, has no .bin link.
 		return filepath.Join(dir, "node_modules", p.Package, filepath.FromSlash(p.Bin))
 	}
 	if link := filepath.Join(dir, "node_modules", ".bin", p.Bin); exists(link) {
@@ -133,35 +172,37 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// Newest is the newest published version of a pinned package (within its
-// range, if it has one), as npm reports it.
-func Newest(p Pin) (string, error) {
-	spec := p.Package
+// Published lists a pinned package's released versions newer than its pin
+// (within its range, if it has one), newest first.
+func Published(p Pin) ([]string, error) {
+	// Every version, or those a range matches ("versions" ignores a range).
+	args := []string{"view", p.Package, "versions", "--json"}
 	if p.Range != "" {
-		spec += "@" + p.Range
+		args = []string{"view", p.Package + "@" + p.Range, "version", "--json"}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "npm", "view", spec, "version", "--json").Output()
+	out, err := exec.CommandContext(ctx, "npm", args...).Output()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	// One version is a JSON string; several (a range) an array.
-	var one string
-	if json.Unmarshal(out, &one) == nil && one != "" {
-		return one, nil
-	}
+	// One version is a JSON string; several an array.
 	var many []string
-	if err := json.Unmarshal(out, &many); err != nil || len(many) == 0 {
-		return "", fmt.Errorf("unexpected answer from npm view: %s", strings.TrimSpace(string(out)))
+	if err := json.Unmarshal(out, &many); err != nil {
+		var one string
+		if json.Unmarshal(out, &one) != nil || one == "" {
+			return nil, fmt.Errorf("unexpected answer from npm view: %s", strings.TrimSpace(string(out)))
+		}
+		many = []string{one}
 	}
-	best := ""
+	var newer []string
 	for _, v := range many {
-		if best == "" || Newer(v, best) {
-			best = v
+		if Newer(v, p.Version) {
+			newer = append(newer, v)
 		}
 	}
-	return best, nil
+	sort.Slice(newer, func(i, j int) bool { return Newer(newer[i], newer[j]) })
+	return newer, nil
 }
 
 // Newer compares dotted release versions numerically (22.23.3 > 22.9.0);

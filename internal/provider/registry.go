@@ -38,6 +38,7 @@ var All = []*Provider{
 	CodeBuddy,
 	Qoder,
 	DevinCLI,
+	Pi,
 }
 
 // aliases are the short names people type.

@@ -3,8 +3,9 @@
 //	e2ehelper handler STEP ARG ...   a hookshim handler whose behaviour the test chooses
 //	e2ehelper mock [-log FILE] [-command CMD] [-lifetime DUR]
 //	                                 run the mock model alone, for debugging a client
-//	e2ehelper bump FILE              move every pin of versions.json FILE to the newest
-//	                                 version npm has (within "range" where one is set)
+//	e2ehelper bump [-cache DIR] FILE move every pin of versions.json FILE to the newest
+//	                                 version npm has that installs (within "range"
+//	                                 where one is set)
 //
 // Handler steps run in order, after the envelope has been read from stdin:
 //
@@ -25,6 +26,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/e2e/mockmodel"
@@ -150,14 +152,21 @@ func mock(args []string) int {
 	return 0
 }
 
-// bump asks npm for each pinned package's newest version and rewrites the
-// file.
+// bump moves each pin of versions.json to the newest published version that
+// installs: one whose install fails (a platform binary not published for
+// this machine) is reported and the next older one tried, down to the pin.
+// It exits 1 when npm could not be asked about a package; a client kept
+// below its newest version is reported on stdout ("NOT AT THE NEWEST"),
+// which make e2e-bump copies into the drift report.
 func bump(args []string) int {
-	if len(args) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: e2ehelper bump e2e/versions.json")
+	fs := flag.NewFlagSet("bump", flag.ContinueOnError)
+	cache := fs.String("cache", ".e2e", "the folder clients are installed into")
+	tries := fs.Int("tries", 3, "versions to try below the newest before keeping the pin")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: e2ehelper bump [-cache DIR] e2e/versions.json")
 		return 2
 	}
-	path := args[0]
+	path := fs.Arg(0)
 	all, err := pins.Read(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -166,17 +175,35 @@ func bump(args []string) int {
 	failed := false
 	for _, n := range pins.Names(all) {
 		p := all[n]
-		latest, err := pins.Newest(p)
-		switch {
-		case err != nil:
+		newer, err := pins.Published(p)
+		if err != nil {
 			fmt.Printf("%-8s %s: cannot ask npm: %v\n", n, p.Package, err)
 			failed = true
-		case latest == p.Version:
+			continue
+		}
+		if len(newer) == 0 {
 			fmt.Printf("%-8s %s %s (newest)\n", n, p.Package, p.Version)
-		default:
-			fmt.Printf("%-8s %s %s -> %s\n", n, p.Package, p.Version, latest)
-			p.Version = latest
-			all[n] = p
+			continue
+		}
+		moved := false
+		for i, v := range newer {
+			if i > *tries {
+				break
+			}
+			try := p
+			try.Version = v
+			if _, err := pins.Install(*cache, n, try); err != nil {
+				first, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+				fmt.Printf("%-8s %s %s: NOT AT THE NEWEST: %s cannot be installed here: %s\n", n, p.Package, p.Version, v, first)
+				continue
+			}
+			fmt.Printf("%-8s %s %s -> %s\n", n, p.Package, p.Version, v)
+			all[n] = try
+			moved = true
+			break
+		}
+		if !moved {
+			fmt.Printf("%-8s %s %s: NOT AT THE NEWEST: no newer version installs; pin kept\n", n, p.Package, p.Version)
 		}
 	}
 	if err := pins.Write(path, all); err != nil {
