@@ -16,7 +16,8 @@ import (
 // https://code.claude.com/docs/en/hooks as published for v2.1.240 and the
 // CHANGELOG up to 2.1.240. Where they differ the 2.1.330 release wins.
 //
-//   - 33 events. 2.1.330 adds PreModelSwitch and PostModelSwitch, which the
+//   - 34 events; PreSkillShellCommand is 2.1.332's (measured, see the
+//     Events table). 2.1.330 adds PreModelSwitch and PostModelSwitch, which the
 //     v2.1.240 docs do not list yet; hookshim has no canonical event for
 //     them, nor for Setup, UserPromptExpansion, MessageDisplay,
 //     PostToolBatch, DirectoryAdded, WorktreeCreate and WorktreeRemove, so no
@@ -89,7 +90,14 @@ var Claude = &Provider{
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
 		{"UserPromptExpansion", "", CanDeny | CanContext | CanStop | CanMessage},
 		{"MessageDisplay", "", 0},
-		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
+		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanDefer | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
+		// PreSkillShellCommand (2.1.332) is the inline !`cmd` of a skill or
+		// slash command, which never passes PreToolUse: a shell call like
+		// any other for the policies. deny, ask and defer keep it from
+		// running (measured); allow adds nothing; any updatedInput also
+		// keeps it from running, so a rewrite is never sent and the
+		// default degradation blocks it instead.
+		{"PreSkillShellCommand", event.BeforeToolExecute, CanDeny | CanAsk | CanDefer},
 		// PermissionRequest: no decision lets the permission dialog show (and
 		// a headless session deny), which is what "ask" means here.
 		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAsk | CanAllow | CanRewrite | CanMessage},
@@ -171,6 +179,7 @@ func encodeClaude(spec *Spec, v *decision.Verdict) Answer {
 // family events.
 var claudeOnlyEvents = []string{
 	"Setup", "InstructionsLoaded", "UserPromptExpansion", "MessageDisplay", "PermissionDenied",
+	"PreSkillShellCommand",
 	"PostToolBatch", "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange",
 	"CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
 	"Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch",

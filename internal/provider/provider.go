@@ -186,6 +186,10 @@ const (
 	// CanAllow: the answer can explicitly approve (skip the tool's own
 	// permission prompt); without it an allow is the same as no opinion.
 	CanAllow
+	// CanDefer: the answer can hold the call for the program that drives
+	// the session to decide (Claude Code's "defer"); without it a defer is
+	// put to the user as an ask.
+	CanDefer
 )
 
 // String names the capabilities, e.g. "deny,context", or "observe only".
@@ -194,7 +198,7 @@ func (caps Caps) String() string {
 		c    Caps
 		name string
 	}{
-		{CanDeny, "deny"}, {CanAsk, "ask"}, {CanAllow, "allow"}, {CanContext, "context"},
+		{CanDeny, "deny"}, {CanAsk, "ask"}, {CanDefer, "defer"}, {CanAllow, "allow"}, {CanContext, "context"},
 		{CanRewrite, "rewrite"}, {CanStop, "stop"}, {CanMessage, "message"}, {CanSuppress, "suppress"},
 	}
 	var out []string
