@@ -93,7 +93,8 @@ var Claude = &Provider{
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanDefer | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
 		// PreSkillShellCommand (2.1.332) is the inline !`cmd` of a skill or
 		// slash command, which never passes PreToolUse: a shell call like
-		// any other for the policies. deny, ask and defer keep it from
+		// any other for the policies. Its tool_use_id names no tool call
+		// ("<id>:inner:preamble-<n>", measured). deny, ask and defer keep it from
 		// running (measured); allow adds nothing; any updatedInput also
 		// keeps it from running, so a rewrite is never sent and the
 		// default degradation blocks it instead.
