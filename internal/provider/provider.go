@@ -300,6 +300,12 @@ type Install struct {
 	// it concerns.
 	Notes []Note
 
+	// LoginShellPath: the tool runs hook commands with the login shell's
+	// environment, not its own (Factory Droid's JSON-RPC mode), so an entry
+	// that runs hookshim from PATH needs hookshim on the login shell's
+	// PATH; doctor checks it.
+	LoginShellPath bool
+
 	// ProjectDir is how a project-scope hook command names the project
 	// folder, as shell text the tool expands ("$CLAUDE_PROJECT_DIR"): a
 	// --bin inside the project is written as ProjectDir/<path>, so the
