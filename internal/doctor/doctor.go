@@ -257,6 +257,20 @@ func checkRegistrations(r *Report, env install.Env, getenv func(string) string) 
 		}
 	}
 
+	// A tool that runs no hook at all in this folder (Gemini CLI in an
+	// untrusted one), said once per tool registered anywhere.
+	untrusted := map[*provider.Provider]bool{}
+	for _, a := range regs {
+		if a.p.Install.Untrusted == nil || untrusted[a.p] {
+			continue
+		}
+		untrusted[a.p] = true
+		if why := a.p.Install.Untrusted(os.ReadFile, env.Home, env.Project); why != "" {
+			r.Add(Problem{Area: "registration", Provider: a.p.ID, Message: a.p.ID + ": " + why,
+				Fix: "trust this folder in " + a.p.Name + " (its trust dialog when it starts here)"})
+		}
+	}
+
 	// Two tools registered in files of one folder: the tools that read such
 	// a folder read every file of it, and run both tools' entries.
 	for i, a := range regs {

@@ -300,6 +300,11 @@ type Install struct {
 	// it concerns.
 	Notes []Note
 
+	// Untrusted, when set, tells whether the tool runs no hook at all in
+	// the project, from the tool's own files (read, relative to home):
+	// the reason to show, or "". doctor reports it.
+	Untrusted func(read func(path string) ([]byte, error), home, project string) string
+
 	// LoginShellPath: the tool runs hook commands with the login shell's
 	// environment, not its own (Factory Droid's JSON-RPC mode), so an entry
 	// that runs hookshim from PATH needs hookshim on the login shell's
