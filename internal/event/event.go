@@ -63,6 +63,13 @@ const (
 	AfterAgentResponse Name = "after_agent_response"
 	Interrupt          Name = "interrupt"
 	WorktreeSetup      Name = "worktree_setup"
+	// Claude Code's: --init and --maintenance runs, the expansion of a
+	// slash command or skill into the prompt, the end of a batch of tool
+	// calls, a worktree removed.
+	Setup               Name = "setup"
+	UserPromptExpansion Name = "user_prompt_expansion"
+	AfterToolBatch      Name = "after_tool_batch"
+	WorktreeRemove      Name = "worktree_remove"
 )
 
 // Names lists every canonical event name hookshim knows, in registry order.
@@ -74,6 +81,7 @@ var Names = []Name{
 	ConfigChange, InstructionsLoaded, CwdChanged, TaskCreated, TaskCompleted, TeammateIdle,
 	Elicitation, ElicitationResult, FileCreated, FileDeleted, BeforeTask, AfterTask,
 	ManualTrigger, AfterAgentResponse, Interrupt, WorktreeSetup,
+	Setup, UserPromptExpansion, AfterToolBatch, WorktreeRemove,
 }
 
 // Known reports whether n is a canonical event name.
