@@ -63,6 +63,11 @@ var scenarios = []struct {
 	{"ask", func([]byte) decision.Output {
 		return decision.Output{Decision: decision.Ask, Reason: "this touches production: confirm"}
 	}},
+	// Only where the event can hold the call (Claude Code's defer); the
+	// degradation elsewhere is internal/respond's TestDefer.
+	{"defer", func([]byte) decision.Output {
+		return decision.Output{Decision: decision.Defer, Reason: "the caller decides"}
+	}},
 	{"context", func([]byte) decision.Output {
 		return decision.Output{Context: "remember: the style guide is in docs/STYLE.md"}
 	}},
@@ -153,7 +158,7 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 	}
 	hook := &config.Hook{Name: "policy"}
 	for _, sc := range scenarios {
-		if sc.name == "rewrite" && ev.Tool == nil {
+		if sc.name == "rewrite" && ev.Tool == nil || sc.name == "defer" && !spec.Can.Has(provider.CanDefer) {
 			continue
 		}
 		out := sc.out(input)

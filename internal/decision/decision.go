@@ -16,10 +16,14 @@ import (
 // does what it would have done without hookshim.
 type Kind int
 
+// The order is the precedence of merged answers. Defer is Claude Code's:
+// the call is held for the program driving the session (claude -p, the
+// Agent SDK) to decide later; Claude ranks it below deny and above ask.
 const (
 	None Kind = iota
 	Allow
 	Ask
+	Defer
 	Deny
 )
 
@@ -29,6 +33,8 @@ func (k Kind) String() string {
 		return "allow"
 	case Ask:
 		return "ask"
+	case Defer:
+		return "defer"
 	case Deny:
 		return "deny"
 	}
@@ -42,6 +48,8 @@ func ParseKind(s string) (Kind, bool) {
 		return Allow, true
 	case "ask":
 		return Ask, true
+	case "defer":
+		return Defer, true
 	case "deny":
 		return Deny, true
 	}
@@ -99,7 +107,7 @@ func Parse(handler string, stdout []byte) (Output, error) {
 			}
 			kind, ok := ParseKind(v.Str)
 			if !ok {
-				err = fmt.Errorf("decision %q is not allow, deny or ask", v.Str)
+				err = fmt.Errorf("decision %q is not allow, deny, ask or defer", v.Str)
 				return false
 			}
 			out.Decision = max(out.Decision, kind)
@@ -196,8 +204,8 @@ type Verdict struct {
 	Notes          []string // what was degraded or settled, for logs and --explain
 }
 
-// Merge combines handler outputs, given in config order: deny beats ask
-// beats allow; reasons and contexts are kept in config order; continue:false
+// Merge combines handler outputs, given in config order: deny beats defer
+// beats ask beats allow; reasons and contexts are kept in config order; continue:false
 // wins; two different rewrites of the same input are a conflict, settled by
 // denying the call.
 func Merge(outs []Output) Verdict {

@@ -24,7 +24,7 @@ func TestParse(t *testing.T) {
 	for in, msg := range map[string]string{
 		`allow`:                      "stdout is not JSON",
 		`[1]`:                        "not an object",
-		`{"decision":"block"}`:       `decision "block" is not allow, deny or ask`,
+		`{"decision":"block"}`:       `decision "block" is not allow, deny, ask or defer`,
 		`{"decision":1}`:             "decision must be a string",
 		`{"continue":"no"}`:          "continue must be true or false",
 		`{"updated_input":"cmd"}`:    "updated_input must be an object",
@@ -54,6 +54,13 @@ func TestMerge(t *testing.T) {
 	v = Merge([]Output{{Handler: "a", Decision: Allow}, {Handler: "b", Decision: Ask, Reason: "sure?"}})
 	require.Equal(t, Ask, v.Decision)
 	require.Equal(t, "sure?", v.Reason)
+
+	// Claude Code's precedence: deny > defer > ask > allow.
+	v = Merge([]Output{{Handler: "a", Decision: Ask, Reason: "sure?"}, {Handler: "b", Decision: Defer, Reason: "later"}, {Handler: "c", Decision: Allow}})
+	require.Equal(t, Defer, v.Decision, "defer beats ask and allow")
+	require.Equal(t, "later", v.Reason)
+	v = Merge([]Output{{Handler: "a", Decision: Defer}, {Handler: "b", Decision: Deny, Reason: "no"}})
+	require.Equal(t, Deny, v.Decision, "deny beats defer")
 
 	v = Merge([]Output{{Handler: "a"}, {Handler: "b"}})
 	require.Equal(t, None, v.Decision, "silence is no opinion, not allow")

@@ -218,6 +218,11 @@ func checkRegistrations(r *Report, env install.Env, getenv func(string) string) 
 				r.Add(Problem{Area: area, Provider: p.ID, Scope: string(t.Scope), Path: path,
 					Message: fmt.Sprintf("%s (%s): %s: %s", p.ID, t.Scope, where, pr), Fix: reinstall})
 			}
+			if p.Install.LoginShellPath && t.Scope == provider.ScopeProject && env.ProjectBin == "" && !loginPathHasHookshim(getenv) {
+				r.Add(Problem{Area: "registration", Provider: p.ID, Scope: string(t.Scope), Path: path,
+					Message: fmt.Sprintf("%s (%s): the entries in %s run hookshim from PATH, but %s runs hooks with the login shell's PATH, where hookshim is not found: those hooks fail open", p.ID, t.Scope, where, p.Name),
+					Fix:     "put hookshim's folder on PATH in your login shell's profile (~/.profile), or register with an absolute path: hookshim install --provider " + p.ID + " --scope user"})
+			}
 			if !off[p] {
 				off[p] = true
 				for _, d := range install.Disabled(env, p) {
@@ -249,6 +254,20 @@ func checkRegistrations(r *Report, env install.Env, getenv func(string) string) 
 			}
 			r.Registrations = append(r.Registrations, rg)
 			regs = append(regs, found{p: p, t: t, path: path, bad: bad})
+		}
+	}
+
+	// A tool that runs no hook at all in this folder (Gemini CLI in an
+	// untrusted one), said once per tool registered anywhere.
+	untrusted := map[*provider.Provider]bool{}
+	for _, a := range regs {
+		if a.p.Install.Untrusted == nil || untrusted[a.p] {
+			continue
+		}
+		untrusted[a.p] = true
+		if why := a.p.Install.Untrusted(os.ReadFile, env.Home, env.Project); why != "" {
+			r.Add(Problem{Area: "registration", Provider: a.p.ID, Message: a.p.ID + ": " + why,
+				Fix: "trust this folder in " + a.p.Name + " (its trust dialog when it starts here)"})
 		}
 	}
 
@@ -313,6 +332,22 @@ func checkRegistrations(r *Report, env install.Env, getenv func(string) string) 
 		r.Add(Problem{Area: "registration", Message: "hookshim is not registered in any tool, for this project or this user",
 			Fix: "hookshim install --provider ID (or --all); hookshim providers lists the ids"})
 	}
+}
+
+// loginPathHasHookshim reports whether the user's login shell ($SHELL -l)
+// finds hookshim on its PATH. A shell that cannot be run, or no $SHELL,
+// cannot tell: reported as found, so that doctor never cries wolf.
+func loginPathHasHookshim(getenv func(string) string) bool {
+	shell := getenv("SHELL")
+	if shell == "" || runtime.GOOS == "windows" {
+		return true
+	}
+	// Only a hang is caught: a login profile may be slow.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := exec.CommandContext(ctx, shell, "-lc", "command -v hookshim").Run()
+	var exit *exec.ExitError
+	return err == nil || !errors.As(err, &exit)
 }
 
 func scopeArg(t provider.Target) string {

@@ -66,6 +66,13 @@ const (
 	// events (events.md §3).
 	WorktreeSetup              Name = "windsurf_worktree_setup"
 	WindsurfTranscriptResponse Name = "windsurf_transcript_response"
+	// Claude Code's: --init and --maintenance runs, the expansion of a
+	// slash command or skill into the prompt, the end of a batch of tool
+	// calls, a worktree removed.
+	Setup               Name = "setup"
+	UserPromptExpansion Name = "user_prompt_expansion"
+	AfterToolBatch      Name = "after_tool_batch"
+	WorktreeRemove      Name = "worktree_remove"
 )
 
 // Names lists every canonical event name hookshim knows, in registry order.
@@ -77,6 +84,7 @@ var Names = []Name{
 	ConfigChange, InstructionsLoaded, CwdChanged, TaskCreated, TaskCompleted, TeammateIdle,
 	Elicitation, ElicitationResult, FileCreated, FileDeleted, BeforeTask, AfterTask,
 	ManualTrigger, AfterAgentResponse, Interrupt, WorktreeSetup, WindsurfTranscriptResponse,
+	Setup, UserPromptExpansion, AfterToolBatch, WorktreeRemove,
 }
 
 // Known reports whether n is a canonical event name.

@@ -271,6 +271,15 @@ func existing(hooks gjson.Result) imported {
 	hooks.ForEach(func(_, h gjson.Result) bool {
 		handler := h.Get("handler")
 		dialect, cmd := handler.Get("dialect").Str, handler.Get("command").Str
+		if keys := kindKeys[handler.Get("type").Str]; dialect == "" && keys != nil {
+			// An imported http or prompt hook: no dialect of its own; the
+			// tool it came from names its provider_data.
+			cmd = handler.Get(keys[0]).Str
+			h.Get("provider_data").ForEach(func(k, _ gjson.Result) bool {
+				dialect = k.Str
+				return false
+			})
+		}
 		if dialect == "" {
 			dialect, cmd = h.Get("dialect").Str, h.Get("command").Str // OpenHook entry
 		}

@@ -37,6 +37,16 @@ var (
 	windowsCommandKeys = []string{"powershell", "commandWindows", "command_windows"}
 	// Timeouts: the unit of "timeout" is the tool's (Format.TimeoutUnit).
 	timeoutKeys = []string{"timeout", "timeoutSec", "timeout_ms"}
+	// The keys of an http or a prompt hook that hookshim's own handler of
+	// that type takes; the first one is required.
+	kindKeys = map[string][]string{
+		"http":   {"url", "headers"},
+		"prompt": {"prompt", "model"},
+	}
+	// The tools whose "prompt" hooks a model judges, answering {ok,
+	// reason}, as hookshim's prompt handler does (Claude Code and its
+	// look-alike Qoder, Cursor); elsewhere a prompt hook is something else.
+	judgedPrompts = []string{"claude-code", "qoder", "cursor"}
 	// Keys with a place in the entry or its handler.
 	mappedKeys = []string{"type", "matcher", "match", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "working_directory", "env"}
 )
@@ -100,8 +110,27 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if unix == hookshimScript || install.IsHookshim(unix) || (windows != "" && install.IsHookshim(windows)) {
 		return e, "", true
 	}
-	if t := entryObj.Get("type"); t.Exists() && t.Str != "command" && f.EventKey != "type" {
-		return e, fmt.Sprintf("its type is %s: hookshim runs command hooks only", quote(t.String())), false
+	kind := "command"
+	if t := entryObj.Get("type"); t.Exists() && f.EventKey != "type" {
+		kind = t.String()
+	}
+	switch {
+	case kind == "command":
+	case kind == "prompt" && !slices.Contains(judgedPrompts, p.ID):
+		return e, fmt.Sprintf("its type is %s: %s's prompt hooks are not judged by a model as hookshim's are, so there is no equivalent", quote(kind), p.Name), false
+	case kind == "http" || kind == "prompt":
+		// hookshim has both: the entry runs as one of its own handlers.
+		e.command = entryObj.Get(kindKeys[kind][0]).String()
+		if strings.TrimSpace(e.command) == "" {
+			return e, fmt.Sprintf("its type is %s and it has no %s", quote(kind), kindKeys[kind][0]), false
+		}
+		unix, windows = e.command, ""
+	case kind == "mcp_tool":
+		return e, fmt.Sprintf("its type is %s: hookshim cannot call a tool of the client's MCP servers", quote(kind)), false
+	case kind == "agent":
+		return e, fmt.Sprintf("its type is %s: hookshim cannot start one of the client's own agents", quote(kind)), false
+	default:
+		return e, fmt.Sprintf("its type is %s: hookshim runs command, http and prompt hooks only", quote(kind)), false
 	}
 	if strings.TrimSpace(unix) == "" {
 		return e, "it has no command", false
@@ -141,14 +170,34 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 
 	// The handler.
 	h := &object{}
-	h.str("type", "command")
-	h.str("command", unix)
-	if windows != "" && windows != unix {
-		pl := &object{}
-		pl.str("windows", windows)
-		h.raw("platform", pl.String())
+	switch kind {
+	case "http":
+		h.str("type", "http")
+		h.str("url", unix)
+		if v := entryObj.Get("headers"); v.IsObject() && allStrings(v) {
+			h.raw("headers", v.Raw)
+		} else if v.Exists() {
+			kept.raw("headers", v.Raw)
+			loss("its headers are not an object of strings: kept under provider_data")
+		}
+		loss("hookshim posts the OpenHook envelope, not %s's payload, and reads the answer as a hookshim handler's: the server may need changes", p.Name)
+	case "prompt":
+		h.str("type", "prompt")
+		h.str("prompt", unix)
+		if v := entryObj.Get("model"); v.Type == gjson.String {
+			h.str("model", v.Str)
+		}
+		loss("$ARGUMENTS is the OpenHook envelope here, not %s's payload", p.Name)
+	default:
+		h.str("type", "command")
+		h.str("command", unix)
+		if windows != "" && windows != unix {
+			pl := &object{}
+			pl.str("windows", windows)
+			h.raw("platform", pl.String())
+		}
+		h.str("dialect", p.ID)
 	}
-	h.str("dialect", p.ID)
 	if secs, ok := timeoutOf(f, entryObj, n.entry); ok {
 		h.raw("timeout", secs)
 	} else {
@@ -165,7 +214,9 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 			break
 		}
 	}
-	if v := entryObj.Get("env"); v.IsObject() && allStrings(v) {
+	if v := entryObj.Get("env"); kind != "command" {
+		// Only a command has an environment of its own.
+	} else if v.IsObject() && allStrings(v) {
 		h.raw("env", v.Raw)
 	} else if v.Exists() {
 		kept.raw("env", v.Raw)
@@ -180,7 +231,7 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 
 	// What has no place: kept as it was.
 	known := func(k string) bool {
-		return slices.Contains(mappedKeys, k) || slices.Contains(unixCommandKeys, k) ||
+		return slices.Contains(mappedKeys, k) || slices.Contains(kindKeys[kind], k) || slices.Contains(unixCommandKeys, k) ||
 			slices.Contains(windowsCommandKeys, k) || slices.Contains(timeoutKeys, k) ||
 			k == f.EventKey || slices.Contains(cmdKeys, k) || strings.HasPrefix(cmdKeys[0], k+".")
 	}

@@ -15,7 +15,13 @@ import (
 // read 2026-11, and the hook code bundled in @augmentcode/auggie 0.36.0
 // (augment.mjs, read here: the payload builders, the zod schema of the
 // answer and the router that sends its fields to the agent or the user).
-// Auggie needs an Augment account to run, so nothing here was measured:
+// Auggie 0.36.0 was also run here against a loopback stand-in for
+// Augment's backend (hooks run only when its get-models answer turns on the
+// enable_hooks flag): it fires SessionStart, PromptSubmit, PreToolUse,
+// PostToolUse, Stop and SessionEnd; PreToolUse deny and PostToolUse context
+// work; SessionStart and PromptSubmit answers are never read (the prompt
+// goes out before the hook ends), so both are observed only whatever the
+// schema offers. The rest is from the docs and the bundle:
 //   - Claude's event names for PreToolUse, PostToolUse, Stop, SessionStart,
 //     SessionEnd, Notification, and PromptSubmit (1.x) — not
 //     UserPromptSubmit;
@@ -32,7 +38,7 @@ import (
 //     updatedInput; PostToolUse decision "block", reason and
 //     additionalContext (the reason only goes to the agent, like context);
 //     Stop decision "block" and reason — INSIDE hookSpecificOutput, unlike
-//     Claude Code; SessionStart additionalContext. The schema is a union
+//     Claude Code; SessionStart additionalContext (never read, above). The schema is a union
 //     on hookEventName without PromptSubmit: a hookSpecificOutput for it
 //     voids the whole answer. PromptSubmit is observed only: the agent
 //     loop fires it without waiting (firePromptSubmitHook calls
@@ -65,7 +71,9 @@ var Auggie = &Provider{
 		EnvSet("AUGMENT_CONVERSATION_ID", 2),
 	},
 	Events: []Spec{
-		{"SessionStart", event.SessionStart, CanContext | CanStop},
+		// The answer's schema has SessionStart additionalContext, but 0.36.0
+		// discards what the hook answers (measured): no channel is claimed.
+		{"SessionStart", event.SessionStart, 0},
 		{"PromptSubmit", event.BeforePrompt, 0},
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanRewrite | CanStop},
 		// decision "block" only adds the reason to the agent's messages

@@ -16,11 +16,14 @@ import (
 // https://code.claude.com/docs/en/hooks as published for v2.1.240 and the
 // CHANGELOG up to 2.1.240. Where they differ the 2.1.330 release wins.
 //
-//   - 33 events. 2.1.330 adds PreModelSwitch and PostModelSwitch, which the
-//     v2.1.240 docs do not list yet; hookshim has no canonical event for
-//     them, nor for Setup, UserPromptExpansion, MessageDisplay,
-//     PostToolBatch, DirectoryAdded, WorktreeCreate and WorktreeRemove, so no
-//     handler listens there and hookshim answers "no opinion".
+//   - 34 events; PreSkillShellCommand is 2.1.332's (measured, see the
+//     Events table). 2.1.330 adds PreModelSwitch and PostModelSwitch, which
+//     the v2.1.240 docs do not list yet. Setup, UserPromptExpansion,
+//     PostToolBatch and WorktreeRemove have canonical names of their own
+//     (Claude Code's alone); PreModelSwitch, PostModelSwitch,
+//     DirectoryAdded, WorktreeCreate and MessageDisplay have none, so no
+//     handler listens there and hookshim answers "no opinion". install
+//     leaves MessageDisplay out anyway: it fires for every message shown.
 //   - Answers are exit 0 + JSON. Claude reads JSON on every exit code, but
 //     exit 2 blocks regardless of the JSON and puts the hook's command line
 //     in the model's view (measured), so hookshim uses exit 2 only where
@@ -84,12 +87,20 @@ var Claude = &Provider{
 	Events: []Spec{
 		{"SessionStart", event.SessionStart, CanContext | CanStop | CanMessage},
 		// Setup fires only for --init, --init-only and --maintenance.
-		{"Setup", "", CanContext | CanMessage},
+		{"Setup", event.Setup, CanContext | CanMessage},
 		{"InstructionsLoaded", event.InstructionsLoaded, 0},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
-		{"UserPromptExpansion", "", CanDeny | CanContext | CanStop | CanMessage},
+		{"UserPromptExpansion", event.UserPromptExpansion, CanDeny | CanContext | CanStop | CanMessage},
 		{"MessageDisplay", "", 0},
-		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
+		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanDefer | CanAllow | CanContext | CanRewrite | CanStop | CanMessage},
+		// PreSkillShellCommand (2.1.332) is the inline !`cmd` of a skill or
+		// slash command, which never passes PreToolUse: a shell call like
+		// any other for the policies. Its tool_use_id names no tool call
+		// ("<id>:inner:preamble-<n>", measured). deny, ask and defer keep it from
+		// running (measured); allow adds nothing; any updatedInput also
+		// keeps it from running, so a rewrite is never sent and the
+		// default degradation blocks it instead.
+		{"PreSkillShellCommand", event.BeforeToolExecute, CanDeny | CanAsk | CanDefer},
 		// PermissionRequest: no decision lets the permission dialog show (and
 		// a headless session deny), which is what "ask" means here.
 		{"PermissionRequest", event.PermissionRequest, CanDeny | CanAsk | CanAllow | CanRewrite | CanMessage},
@@ -99,7 +110,7 @@ var Claude = &Provider{
 		// decision "block" adds the reason next to the tool result.
 		{"PostToolUse", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
 		{"PostToolUseFailure", event.ToolUseFailure, CanContext | CanStop | CanMessage},
-		{"PostToolBatch", "", CanDeny | CanContext | CanStop | CanMessage},
+		{"PostToolBatch", event.AfterToolBatch, CanDeny | CanContext | CanStop | CanMessage},
 		{"Notification", event.Notification, 0},
 		{"SubagentStart", event.SubagentStart, CanContext | CanMessage},
 		{"SubagentStop", event.SubagentStop, CanDeny | CanStop | CanMessage},
@@ -117,7 +128,7 @@ var Claude = &Provider{
 		{"DirectoryAdded", "", 0},
 		{"FileChanged", event.FileChanged, CanMessage},
 		{"WorktreeCreate", "", 0},
-		{"WorktreeRemove", "", 0},
+		{"WorktreeRemove", event.WorktreeRemove, 0},
 		{"PreCompact", event.BeforeCompact, CanDeny},
 		{"PostCompact", event.AfterCompact, 0},
 		// decision "block" declines the elicitation (2.1.330 turns it into
@@ -171,6 +182,7 @@ func encodeClaude(spec *Spec, v *decision.Verdict) Answer {
 // family events.
 var claudeOnlyEvents = []string{
 	"Setup", "InstructionsLoaded", "UserPromptExpansion", "MessageDisplay", "PermissionDenied",
+	"PreSkillShellCommand",
 	"PostToolBatch", "TaskCreated", "TaskCompleted", "TeammateIdle", "ConfigChange",
 	"CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
 	"Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch",

@@ -33,10 +33,12 @@ import (
 //     approves. A rewrite is hookSpecificOutput.updatedInput (measured); the
 //     modifiedInput the docs name is never applied. additionalContext there
 //     is dropped (measured);
-//   - PostToolUse and UserPromptSubmit take additionalContext (measured);
-//     SessionStart's reached no model request in -p, where it fires after
-//     UserPromptSubmit (measured), so it is observed only; a prompt is dropped by decision "block" (read as "not
-//     allowed", though the docs call the field deprecated);
+//   - PostToolUse, UserPromptSubmit and SessionStart take
+//     additionalContext (measured). SessionStart fires after
+//     UserPromptSubmit in -p, yet its context (hookSpecificOutput or plain
+//     stdout) reaches the first model request as a system reminder (5 of 5
+//     runs of 2.117.0); a prompt is dropped by decision "block" (read as
+//     "not allowed", though the docs call the field deprecated);
 //   - PermissionRequest: hookSpecificOutput.decision.behavior allow or deny
 //     is read, nothing else (so no rewrite there);
 //   - Stop: neither continue:false, decision "block" nor exit 2 made the
@@ -64,9 +66,9 @@ var CodeBuddy = &Provider{
 		EnvSet("CODEBUDDY_SERVICE_PROXY_URL", 1),
 	},
 	Events: []Spec{
-		// In -p SessionStart fires after the first prompt went out, and its
-		// additionalContext reached no model request (measured).
-		{"SessionStart", event.SessionStart, 0},
+		// In -p SessionStart fires after UserPromptSubmit, but before the
+		// first model request, which carries its context (measured).
+		{"SessionStart", event.SessionStart, CanContext},
 		{"Setup", "", 0},
 		{"InstructionsLoaded", event.InstructionsLoaded, 0},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext},

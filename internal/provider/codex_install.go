@@ -20,7 +20,13 @@ import "time"
 //   - SessionEnd and Interrupt hooks are clamped to 3 s, with a warning each
 //     time a longer one is configured (measured on 0.169.0), so they get 3;
 //   - new or changed hooks do not run until reviewed in /hooks: Codex keys
-//     its trust on the command, so moving the binary needs a new review.
+//     its trust on a hash of the command, so moving the binary, or any
+//     change to the command line, needs a new review. install rewrites
+//     nothing that is current, so the user reviews hookshim's entries once;
+//   - unknown root keys, $schema included, make Codex refuse the whole
+//     hooks.json: install writes only "hooks";
+//   - 0.171.0 (same events and schemas as 0.169.0) reads the same files;
+//     hooks are on by default since 0.124.
 var codexInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".codex", File: "hooks.json", Format: &claudeFormat},

@@ -36,10 +36,15 @@ var copilotInstall = &Install{
 	Homes:    []string{".copilot"},
 	// Matchers are anchored regular expressions (^(?:…)$).
 	AnchoredMatcher: true,
-	// Copilot CLI loads every *.json of its hooks folders.
+	// Copilot CLI loads every *.json of its hooks folders, and hooks
+	// written inline under "hooks" in its user settings.json (same entries;
+	// COPILOT_HOME moves it too). install keeps to its own file there, so
+	// the user's settings are never rewritten; import, status and doctor
+	// read both.
 	Imports: []Target{
 		{Scope: ScopeProject, Dir: ".github/hooks", File: "*.json", Format: &copilotFormat},
 		{Scope: ScopeUser, Dir: ".copilot/hooks", DirEnv: "COPILOT_HOME", DirSub: "hooks", File: "*.json", Format: &copilotFormat},
+		{Scope: ScopeUser, Dir: ".copilot", DirEnv: "COPILOT_HOME", File: "settings.json", Format: &copilotFormat},
 	},
 	// Copilot CLI sets COPILOT_PROJECT_DIR (measured, 1.0.102); the cloud
 	// agent runs hooks in the checkout, so "." stands in where it is unset:

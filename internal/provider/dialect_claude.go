@@ -62,6 +62,11 @@ var claudeKeep = Renames{
 	{"teammate_name", "teammate_name"},
 	{"team_name", "team_name"},
 	{"mcp_server_name", "mcp_server_name"},
+	// PreSkillShellCommand (2.1.332): which skill or command holds the
+	// inline shell command, where it comes from, and who invoked it.
+	{"command_name", "command_name"},
+	{"command_source", "command_source"},
+	{"invoked_by", "invoked_by"},
 	// Claude Code 2.1.330 (hooks reference v2.1.240): prompt_id and effort
 	// on most events, session_title on SessionStart, background work on
 	// Stop/SubagentStop, InstructionsLoaded's rule paths, and the MCP
@@ -167,6 +172,8 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 			decisionStr = "deny"
 		case decision.Ask:
 			decisionStr = "ask"
+		case decision.Defer:
+			decisionStr = "defer"
 		case decision.Allow:
 			if cs.explicitAllow || v.UpdatedInput != nil {
 				decisionStr = "allow"
@@ -185,7 +192,7 @@ func (cs claudeStyle) encode(spec *Spec, v *decision.Verdict) Answer {
 			}
 			specific = true
 		}
-		if v.UpdatedInput != nil && v.Decision != decision.Deny {
+		if v.UpdatedInput != nil && v.Decision != decision.Deny && v.Decision != decision.Defer {
 			hso.Raw("updatedInput", v.UpdatedInput)
 			specific = true
 		}
@@ -347,8 +354,11 @@ func readClaudeJSON(doc gjson.Result, o *decision.Output) error {
 		o.Decision, o.Reason = k, doc.Get("reason").Str
 	}
 	hso := doc.Get("hookSpecificOutput")
-	if pd := hso.Get("permissionDecision"); pd.Type == gjson.String && pd.Str != "" && pd.Str != "defer" {
-		k, err := nativeKind(pd.Str)
+	if pd := hso.Get("permissionDecision"); pd.Type == gjson.String && pd.Str != "" {
+		k, err := decision.Defer, error(nil)
+		if pd.Str != "defer" {
+			k, err = nativeKind(pd.Str)
+		}
 		if err != nil {
 			return fmt.Errorf("permissionDecision: %w", err)
 		}

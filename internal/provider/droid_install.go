@@ -11,7 +11,14 @@ import "time"
 //     wrapper (that wrapper belongs to settings.json, read only when
 //     hooks.json is absent; a wrapped hooks.json silently never fires);
 //   - Claude's groups under each event, timeout in seconds;
-//   - hooksDisabled in settings.json turns every hook off.
+//   - hooksDisabled in settings.json turns every hook off;
+//   - the JSON-RPC mode (--input-format stream-jsonrpc, what IDEs and the
+//     daemon use) runs hooks with the login shell's HOME and PATH, not the
+//     process's: a bare hookshim that only the launching shell's PATH had
+//     was not found there (exit 127, and the hook failed open; 0.225.2,
+//     measured). A user-scope entry names hookshim by its absolute path
+//     and works there; a project entry, shared with teammates, runs it
+//     from PATH, and doctor says when the login shell's PATH lacks it.
 var droidInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".factory", File: "hooks.json", Format: &droidFormat},
@@ -26,6 +33,11 @@ var droidInstall = &Install{
 	ProjectDir: `"$FACTORY_PROJECT_DIR"`,
 	Binaries:   []string{"droid"},
 	Homes:      []string{".factory"},
+	// JSON-RPC mode: the login shell's environment.
+	LoginShellPath: true,
+	Notes: []Note{
+		{ScopeProject, "Droid's IDE (JSON-RPC) mode runs hooks with your login shell's PATH: hookshim must be on it (hookshim doctor checks), or register with --scope user, which names hookshim by its absolute path"},
+	},
 }
 
 var droidFormat = Format{

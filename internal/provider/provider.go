@@ -186,6 +186,10 @@ const (
 	// CanAllow: the answer can explicitly approve (skip the tool's own
 	// permission prompt); without it an allow is the same as no opinion.
 	CanAllow
+	// CanDefer: the answer can hold the call for the program that drives
+	// the session to decide (Claude Code's "defer"); without it a defer is
+	// put to the user as an ask.
+	CanDefer
 )
 
 // String names the capabilities, e.g. "deny,context", or "observe only".
@@ -194,7 +198,7 @@ func (caps Caps) String() string {
 		c    Caps
 		name string
 	}{
-		{CanDeny, "deny"}, {CanAsk, "ask"}, {CanAllow, "allow"}, {CanContext, "context"},
+		{CanDeny, "deny"}, {CanAsk, "ask"}, {CanDefer, "defer"}, {CanAllow, "allow"}, {CanContext, "context"},
 		{CanRewrite, "rewrite"}, {CanStop, "stop"}, {CanMessage, "message"}, {CanSuppress, "suppress"},
 	}
 	var out []string
@@ -295,6 +299,17 @@ type Install struct {
 	// has to do in the tool (review, trust, restart), each for the scope
 	// it concerns.
 	Notes []Note
+
+	// Untrusted, when set, tells whether the tool runs no hook at all in
+	// the project, from the tool's own files (read, relative to home):
+	// the reason to show, or "". doctor reports it.
+	Untrusted func(read func(path string) ([]byte, error), home, project string) string
+
+	// LoginShellPath: the tool runs hook commands with the login shell's
+	// environment, not its own (Factory Droid's JSON-RPC mode), so an entry
+	// that runs hookshim from PATH needs hookshim on the login shell's
+	// PATH; doctor checks it.
+	LoginShellPath bool
 
 	// ProjectDir is how a project-scope hook command names the project
 	// folder, as shell text the tool expands ("$CLAUDE_PROJECT_DIR"): a

@@ -82,7 +82,7 @@ var Qwen = &Provider{
 		{"SessionDelete", "", 0},
 		{"InstructionsLoaded", event.InstructionsLoaded, 0},
 		{"UserPromptSubmit", event.BeforePrompt, CanDeny | CanContext},
-		{"UserPromptExpansion", "", CanDeny | CanContext},
+		{"UserPromptExpansion", event.UserPromptExpansion, CanDeny | CanContext},
 		{"MessageDisplay", "", 0},
 		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk},
 		{"PostToolUse", event.AfterToolExecute, CanContext | CanStop},

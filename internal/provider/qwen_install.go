@@ -8,9 +8,13 @@ import "time"
 //   - .qwen/settings.json (project) and ~/.qwen/settings.json (user),
 //     Claude's layout: hooks.<Event>[] = {matcher?, hooks: [{type:
 //     "command", command, name?, timeout}]};
-//   - a command hook's timeout is in MILLISECONDS (default 60000; http
-//     hooks count in seconds). hookshim writes the default, which the
-//     provider's Timeout already is;
+//   - a command hook's timeout was in MILLISECONDS up to 0.24 (default
+//     60000; http hooks count in seconds); newer releases read seconds
+//     and take a value of 1000 or more as legacy milliseconds. hookshim
+//     keeps writing 60000, which both read as the 60 s default (the
+//     provider's Timeout), so an entry stays byte-stable across the
+//     change; written as 60 it would be 60 ms to an older Qwen Code. A
+//     user's own value under 1000 is seconds on a newer Qwen Code;
 //   - hooks are on by default; disableAllHooks: true turns them all off;
 //   - enabled, disabled and notifications inside hooks are settings, not
 //     events (hookRegistry.ts skips HOOKS_CONFIG_FIELDS).

@@ -3,7 +3,7 @@
 //
 // Each handler's answer is first degraded to what the native event can
 // express (the Hook Interchange degradation strategies, per handler), then
-// the answers are merged (deny > ask > allow), then what is left is encoded
+// the answers are merged (deny > defer > ask > allow), then what is left is encoded
 // by the provider. Every degradation is recorded in the verdict's notes.
 package respond
 
@@ -92,10 +92,17 @@ func Degrade(spec *provider.Spec, o decision.Output, strategies map[string]strin
 		}
 		return defaultStrategy(key)
 	}
-	if o.Decision == decision.Deny || o.Decision == decision.Ask {
+	if o.Decision == decision.Deny || o.Decision == decision.Defer || o.Decision == decision.Ask {
 		if o.Reason == "" {
 			o.Reason = "blocked by " + o.Handler
 		}
+	}
+	if o.Decision == decision.Defer && !can.Has(provider.CanDefer) {
+		// Only Claude Code holds a call for the program that drives the
+		// session; elsewhere the nearest answer leaves the call to a person,
+		// and where no person can be asked the ask below becomes a denial.
+		o.Decision = decision.Ask
+		notes = append(notes, o.Handler+": defer cannot be answered here; asked instead")
 	}
 	if o.Decision == decision.Ask && !can.Has(provider.CanAsk) && continues(spec) {
 		// On a stop event a denial means "keep going": turning an ask into
