@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +63,13 @@ type Call struct {
 	Env    []string
 	Read   func(exit int, stdout []byte, stderr string) (decision.Output, error)
 	Gaps   []string // what the dialect's payload needs that the caller did not send, or sent only in part
+	// Shell starts the handler's command line the way the dialect's tool
+	// does (see provider.Dialect.Shell); nil on Windows, where hookshim
+	// starts it its own way.
+	Shell []string
+	// EnvFile names the variable under which the handler gets a file for
+	// its exports on this event ("" for none): see run.Job.EnvFile.
+	EnvFile string
 }
 
 // ErrNoEvent is returned by Speak when the dialect has no event for the
@@ -107,6 +115,15 @@ func Speak(d, caller *provider.Provider, ev *event.Event, now time.Time) (*Call,
 		c.Input, c.Gaps = [][]byte{doc}, gaps
 	}
 	c.Env = environ(d, ev, now)
+	if runtime.GOOS != "windows" {
+		c.Shell = d.Dialect.Shell
+		if c.Shell == nil {
+			c.Shell = []string{"sh", "-c"}
+		}
+	}
+	if d.Dialect.EnvFile != "" && slices.Contains(d.Dialect.EnvFileEvents, native) {
+		c.EnvFile = d.Dialect.EnvFile
+	}
 	c.Read = func(exit int, stdout []byte, stderr string) (decision.Output, error) {
 		out, err := d.Dialect.Read(spec, exit, stdout, stderr)
 		if err != nil {

@@ -325,6 +325,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		)
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = c.runJobs(r, hooks)
+		c.applyExports(results)
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()

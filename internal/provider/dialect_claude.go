@@ -273,6 +273,9 @@ func claudeJoin(a, b string) string {
 var claudeDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}},
+	// (hooks reference, "Persist environment variables")
+	EnvFile:       "CLAUDE_ENV_FILE",
+	EnvFileEvents: []string{"SessionStart", "Setup", "CwdChanged", "FileChanged"},
 	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
 		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
 }
