@@ -149,10 +149,19 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if secs, ok := timeoutOf(f, entryObj, n.entry); ok {
 		h.raw("timeout", secs)
 	} else {
+		// The timeout the tool gave it, when it sets none: hookshim's
+		// own default is shorter than most tools' (Claude Code's and
+		// Codex's 600 s).
+		def := handlerTimeout(p, n.event)
+		applies := "hookshim's default applies"
+		if def > 0 {
+			h.raw("timeout", seconds(def))
+			applies = p.Name + "'s default of " + seconds(def) + " s applies"
+		}
 		for _, k := range timeoutKeys {
 			if v := n.entry.Get(k); v.Exists() {
 				kept.raw(k, v.Raw)
-				loss("its %s %s is not a number of %s: kept under provider_data, hookshim's default applies", k, v.Raw, unitName(f, k))
+				loss("its %s %s is not a number of %s: kept under provider_data, %s", k, v.Raw, unitName(f, k), applies)
 			}
 		}
 	}
@@ -334,6 +343,23 @@ func timeoutOf(f *provider.Format, objs ...gjson.Result) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// handlerTimeout is the timeout p gives a hook of native event that sets
+// none; zero when not known.
+func handlerTimeout(p *provider.Provider, event string) time.Duration {
+	if p.Install == nil {
+		return 0
+	}
+	if d, ok := p.Install.HandlerTimeouts.Get(event); ok {
+		return d
+	}
+	return p.Install.HandlerTimeout
+}
+
+// seconds is d in seconds, as a JSON number.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
 // timeoutUnit is the unit of a timeout key: "timeout" is in the tool's

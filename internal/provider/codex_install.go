@@ -26,10 +26,11 @@ var codexInstall = &Install{
 		{Scope: ScopeProject, Dir: ".codex", File: "hooks.json", Format: &claudeFormat},
 		{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "hooks.json", Format: &claudeFormat},
 	},
-	Timeout:       30 * time.Second,
-	EventTimeouts: PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
-	Binaries:      []string{"codex"},
-	Homes:         []string{".codex"},
+	Timeout:        30 * time.Second,
+	EventTimeouts:  PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
+	HandlerTimeout: 600 * time.Second,
+	Binaries:       []string{"codex"},
+	Homes:          []string{".codex"},
 	// Codex also reads [[hooks.<Event>]] tables, Claude's layout in TOML,
 	// from each layer's config.toml.
 	Imports: []Target{

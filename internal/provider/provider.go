@@ -261,6 +261,13 @@ type Install struct {
 	// clamps them, say). Such entries also pass --timeout to run.
 	EventTimeouts PerEvent[time.Duration]
 
+	// HandlerTimeout is the timeout the tool gives one of its own hooks
+	// that sets none, and HandlerTimeouts where an event's differs: what
+	// `hookshim import` writes for such a hook, so that it runs as long
+	// as it did. Zero: not known (hookshim's default applies).
+	HandlerTimeout  time.Duration
+	HandlerTimeouts PerEvent[time.Duration]
+
 	// Events, when set, are the only native events install may write (a
 	// tool with two dialects whose files take different events).
 	Events []string
