@@ -161,13 +161,15 @@ Usage:
       missing or stale (for CI and dotfiles).
   hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
       Remove what install wrote, and nothing else.
-  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--dry-run]
+  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--plugin DIR] [--dry-run]
       Write the hooks a tool already runs, from its own config, into
       .openhook.json (--scope user: the user config), each run in that
       tool's dialect, so that every tool runs them. Entries that run
       hookshim, and entries imported before, are left out; what the
       config cannot express is kept under provider_data and reported.
       --all: from every tool whose hook config is found.
+      --plugin: the hooks of the plugin in DIR (DIR/hooks/hooks.json),
+      each given DIR as CLAUDE_PLUGIN_ROOT.
   hookshim status [--provider ID] [--dir DIR]
       Show, per tool and scope, where hookshim is registered, for which
       events, and whether the registration is current.

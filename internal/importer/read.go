@@ -24,12 +24,14 @@ type native struct {
 	script  string       // LayoutScriptPerEvent: the command that runs the file
 	matcher string       // the native matcher, "" when none
 	off     string       // why the tool does not run it, when a setting of the file turns it off
+	plugin  string       // the folder of the plugin it comes from, "" for none
 }
 
 // source is one file (or folder of scripts) a tool reads hooks from.
 type source struct {
 	path   string
 	target provider.Target
+	plugin string // the plugin folder the file belongs to, "" for none
 }
 
 // sources are the files of p at scope that import reads: the install
@@ -40,7 +42,7 @@ func sources(env install.Env, p *provider.Provider, scope provider.Scope) ([]sou
 	add := func(path string, t provider.Target) {
 		if !seen[path] {
 			seen[path] = true
-			out = append(out, source{path, t})
+			out = append(out, source{path: path, target: t})
 		}
 	}
 	all := slices.Concat(p.Install.Targets, p.Install.Imports)

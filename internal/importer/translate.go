@@ -41,6 +41,10 @@ var (
 	mappedKeys = []string{"type", "matcher", "match", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "working_directory", "env"}
 )
 
+// pluginRootVar is the variable a plugin's hooks find its folder in:
+// Claude Code's name, which Codex, Copilot CLI and Droid also set.
+const pluginRootVar = "CLAUDE_PLUGIN_ROOT"
+
 // translate turns one native entry of p into a Hook Interchange entry
 // with a dialect handler. skip says why it is not imported ("" when it
 // is); own reports an entry that runs hookshim.
@@ -171,7 +175,21 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 			break
 		}
 	}
-	if v := entryObj.Get("env"); v.IsObject() && allStrings(v) {
+	if v := entryObj.Get("env"); n.plugin != "" && (!v.Exists() || v.IsObject() && allStrings(v)) {
+		// Where the plugin is, as its tool tells its hooks.
+		env := &object{}
+		env.str(pluginRootVar, n.plugin)
+		v.ForEach(func(k, v gjson.Result) bool {
+			if k.Str != pluginRootVar {
+				env.raw(k.Str, v.Raw)
+			}
+			return true
+		})
+		h.raw("env", env.String())
+		if strings.Contains(unix, "CLAUDE_PLUGIN_DATA") {
+			loss("it names CLAUDE_PLUGIN_DATA, the plugin's data folder, which hookshim does not set")
+		}
+	} else if v.IsObject() && allStrings(v) {
 		h.raw("env", v.Raw)
 	} else if v.Exists() {
 		kept.raw("env", v.Raw)
