@@ -298,6 +298,13 @@ type Install struct {
 	Binaries []string
 	Homes    []string
 
+	// ProjectMarks are files or folders, relative to the project root,
+	// whose presence says the project uses the tool although the folder
+	// of its project target does not exist yet (Kiro's .kiro holds
+	// steering and specs long before .kiro/hooks): install --all takes
+	// such a tool too.
+	ProjectMarks []string
+
 	// Notes are printed after a successful install: what the user still
 	// has to do in the tool (review, trust, restart), each for the scope
 	// it concerns.
