@@ -280,13 +280,22 @@ var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // pattern).
 func toolMatcher(p *provider.Provider, m string) (string, error) {
 	var names []string
-	addName := func(n string) {
-		if c, ok := p.Tools.Get(n); ok && c != "" {
-			n = c
-		}
+	add := func(n string) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
+	}
+	addName := func(n string) {
+		if c := cover(p, n); c != nil {
+			for _, t := range c.Tools {
+				add(t)
+			}
+			return
+		}
+		if c, ok := p.Tools.Get(n); ok && c != "" {
+			n = c
+		}
+		add(n)
 	}
 	glob := p.Install != nil && p.Install.GlobMatcher
 	if strings.HasPrefix(m, "@") {
@@ -326,7 +335,27 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 			addName(t.From)
 		}
 	}
+	if p.Install != nil {
+		for _, c := range p.Install.Covers {
+			if re.MatchString(c.Name) {
+				addName(c.Name)
+			}
+		}
+	}
 	return list(names, `{"pattern": `+quote(expr)+`}`), nil
+}
+
+// cover is the Cover of p for a matcher name, nil for none.
+func cover(p *provider.Provider, name string) *provider.Cover {
+	if p.Install == nil {
+		return nil
+	}
+	for i := range p.Install.Covers {
+		if p.Install.Covers[i].Name == name {
+			return &p.Install.Covers[i]
+		}
+	}
+	return nil
 }
 
 // list is a matcher of names and a pattern: one string, or an array.

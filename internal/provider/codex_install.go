@@ -1,6 +1,10 @@
 package provider
 
-import "time"
+import (
+	"time"
+
+	"github.com/hookshim/hookshim/internal/event"
+)
 
 // Where Codex reads hook registrations (verified against
 // https://developers.openai.com/codex/hooks, openai/codex
@@ -29,8 +33,14 @@ var codexInstall = &Install{
 	Timeout:        30 * time.Second,
 	EventTimeouts:  PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
 	HandlerTimeout: 600 * time.Second,
-	Binaries:       []string{"codex"},
-	Homes:          []string{".codex"},
+	// (hooks docs: matchers on apply_patch also take Edit and Write)
+	Covers: []Cover{
+		{"apply_patch", []string{event.ToolFileEdit, event.ToolFileWrite}},
+		{"Edit", []string{event.ToolFileEdit, event.ToolFileWrite}},
+		{"Write", []string{event.ToolFileEdit, event.ToolFileWrite}},
+	},
+	Binaries: []string{"codex"},
+	Homes:    []string{".codex"},
 	// Codex also reads [[hooks.<Event>]] tables, Claude's layout in TOML,
 	// from each layer's config.toml.
 	Imports: []Target{

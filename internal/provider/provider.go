@@ -298,6 +298,15 @@ type Install struct {
 	Binaries []string
 	Homes    []string
 
+	// Covers are the names a matcher of the tool's own hooks may use
+	// that select more canonical tools than Tools says, each with all of
+	// them: `hookshim import` translates such a name to the list, so that
+	// the hook keeps its reach under tools that split the kinds (Codex's
+	// apply_patch, and its matcher aliases Edit and Write, both edit and
+	// create files; Gemini CLI and Copilot CLI create with a tool of
+	// their own).
+	Covers []Cover
+
 	// ProjectMarks are files or folders, relative to the project root,
 	// whose presence says the project uses the tool although the folder
 	// of its project target does not exist yet (Kiro's .kiro holds
@@ -357,6 +366,12 @@ type Install struct {
 
 // PerEvent gives some native events a value of their own. Like Renames it
 // is a list, so that the tables cost nothing at start-up.
+// Cover is a matcher name and the canonical tools it selects.
+type Cover struct {
+	Name  string
+	Tools []string
+}
+
 type PerEvent[T any] []ForEvent[T]
 
 // ForEvent is one entry of PerEvent.
