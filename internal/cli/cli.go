@@ -165,13 +165,15 @@ Usage:
       missing or stale (for CI and dotfiles).
   hookshim uninstall --provider ID|--all [--scope project|user] [--dir DIR] [--dry-run]
       Remove what install wrote, and nothing else.
-  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--dry-run]
+  hookshim import --from ID|--all [--scope project|user] [--dir DIR] [--config FILE] [--plugin DIR] [--dry-run]
       Write the hooks a tool already runs, from its own config, into
       .openhook.json (--scope user: the user config), each run in that
       tool's dialect, so that every tool runs them. Entries that run
       hookshim, and entries imported before, are left out; what the
       config cannot express is kept under provider_data and reported.
       --all: from every tool whose hook config is found.
+      --plugin: the hooks of the plugin in DIR (DIR/hooks/hooks.json),
+      each given DIR as CLAUDE_PLUGIN_ROOT.
   hookshim export --to ID [--check] [CONFIG]
       Write the config's hooks as tool ID's own hooks config, on stdout:
       for a tool to run them without hookshim. What the tool cannot

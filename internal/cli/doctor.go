@@ -98,6 +98,7 @@ func printReport(w io.Writer, r *doctor.Report, env install.Env) {
 			fmt.Fprintf(w, "%s; fix: %s\n", p.Message, p.Fix)
 		}
 		fmt.Fprintln(w, plural(len(r.Problems), "problem", "problems"))
+		printUnreached(w, r)
 		printLogNotes(w, r)
 		return
 	}
@@ -109,7 +110,16 @@ func printReport(w io.Writer, r *doctor.Report, env install.Env) {
 	for _, c := range r.Configs {
 		fmt.Fprintf(w, "ok: config %s (%s): %s, every handler can start\n", env.Display(c.Path), c.Trust, plural(c.Hooks, "hook", "hooks"))
 	}
+	printUnreached(w, r)
 	printLogNotes(w, r)
+}
+
+// printUnreached notes the configured hooks a registered tool never
+// calls, in whole or in part.
+func printUnreached(w io.Writer, r *doctor.Report) {
+	for _, u := range r.Unreached {
+		fmt.Fprintf(w, "note: %s: hook %q %s\n", u.Pos, u.Hook, u.Message)
+	}
 }
 
 // ago is a time as people say it.

@@ -23,8 +23,21 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	dir := fs.String("dir", "", "")
 	cfg := fs.String("config", "", "")
 	dryRun := fs.Bool("dry-run", false, "")
+	plugin := fs.String("plugin", "", "")
 	if !parseFlags(fs, args, stderr) {
 		return 2
+	}
+	if *plugin != "" {
+		if *all {
+			errorf(stderr, "--plugin names one tool's plugin: use it with --from")
+			return 2
+		}
+		abs, err := filepath.Abs(*plugin)
+		if err != nil {
+			errorf(stderr, "%v", err)
+			return 1
+		}
+		*plugin = abs
 	}
 	if fs.NArg() > 0 {
 		errorf(stderr, "unexpected arguments: %s", strings.Join(fs.Args(), " "))
@@ -97,7 +110,7 @@ func cmdImport(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 				return 1
 			}
 		}
-		opts := importer.Options{Env: env, From: p, Scope: t.Scope, Config: path}
+		opts := importer.Options{Env: env, From: p, Scope: t.Scope, Config: path, Plugin: *plugin}
 		if *dryRun {
 			opts.After = last
 		}
@@ -219,6 +232,13 @@ func importNextSteps(env install.Env, from []*provider.Provider, plans []*import
 	hintf(stderr, "next: run %s, so that every tool here runs these hooks", all)
 	for i, p := range from {
 		if plans[i].Added == 0 {
+			continue
+		}
+		if plans[i].Plugin != "" {
+			// The plugin's files are its own: an edit is undone by its
+			// next update.
+			hintf(stderr, "next: once hookshim is installed in %s, disable the plugin there (not its hooks.json, which its next update restores), or %s runs each of its hooks twice (itself, and through hookshim)",
+				p.ID, p.Name)
 			continue
 		}
 		hintf(stderr, "next: once hookshim is installed in %s, remove these hooks from %s, or %s runs each of them twice (itself, and through hookshim)",

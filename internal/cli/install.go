@@ -76,6 +76,9 @@ func installEnv(getenv func(string) string, dir string) (install.Env, error) {
 	} else if wd, err := os.Getwd(); err == nil {
 		env.Project = install.ProjectRoot(wd)
 	}
+	// What install writes depends on it: status and doctor compare with
+	// the same.
+	env.Handlers = longestHandler(env)
 	return env, nil
 }
 
@@ -386,12 +389,36 @@ func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer
 	}
 }
 
-// warnDisabled says when a setting turns all of a tool's hooks off, and
-// when the user's own entries sit where the tool never reads them.
+// longestHandler is the longest timeout of the handlers a call in the
+// project waits for (async ones it does not), from the configs in force
+// there, trusted or not: install registers at least that.
+func longestHandler(env install.Env) time.Duration {
+	found, err := config.Discover(config.Sources{Getenv: env.Getenv, StartDirs: []string{env.Project}})
+	if err != nil {
+		return 0
+	}
+	var longest time.Duration
+	for _, f := range found {
+		for _, h := range f.Hooks {
+			if !h.Async {
+				longest = max(longest, h.Timeout)
+			}
+		}
+	}
+	return longest
+}
+
+// warnDisabled says when a setting turns all of a tool's hooks off, when
+// the user's own entries sit where the tool never reads them, and when the
+// tool stops a hook before a handler's timeout.
 func warnDisabled(env install.Env, jobs []*install.Job, stderr io.Writer) {
 	for _, j := range jobs {
 		if !j.Ready() {
 			continue
+		}
+		if short := env.ShortTimeouts(j.Provider, *j.Target, j.Events); len(short) > 0 {
+			warningf(stderr, "%s stops a hook after %s, before the longest handler's timeout (%s): a handler still running then loses its answer",
+				j.Provider.ID, strings.Join(short, "; "), env.Handlers)
 		}
 		if len(j.Reg.Unread) > 0 {
 			warningf(stderr, "%s: %s: %s", j.Provider.ID, env.Display(j.Path(env)), install.UnreadNote(j.Provider, *j.Target, j.Reg.Unread))

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,13 @@ type Call struct {
 	Env    []string
 	Read   func(exit int, stdout []byte, stderr string) (decision.Output, error)
 	Gaps   []string // what the dialect's payload needs that the caller did not send, or sent only in part
+	// Shell starts the handler's command line the way the dialect's tool
+	// does (see provider.Dialect.Shell); nil on Windows, where hookshim
+	// starts it its own way.
+	Shell []string
+	// EnvFile names the variable under which the handler gets a file for
+	// its exports on this event ("" for none): see run.Job.EnvFile.
+	EnvFile string
 
 	// More are the payloads of the other files of a call that writes
 	// several (a patch): the handler is run once more with each, and the
@@ -164,6 +172,15 @@ func SpeakWith(d, caller *provider.Provider, ev *event.Event, o Options) (*Call,
 		}
 	}
 	c.Env = environ(d, ev, o.Now)
+	if runtime.GOOS != "windows" {
+		c.Shell = d.Dialect.Shell
+		if c.Shell == nil {
+			c.Shell = []string{"sh", "-c"}
+		}
+	}
+	if d.Dialect.EnvFile != "" && slices.Contains(d.Dialect.EnvFileEvents, native) {
+		c.EnvFile = d.Dialect.EnvFile
+	}
 	c.Read = func(exit int, stdout []byte, stderr string) (decision.Output, error) {
 		out, err := d.Dialect.Read(spec, exit, stdout, stderr)
 		if err != nil {

@@ -37,6 +37,10 @@ type Report struct {
 	Configs       []ConfigReport `json:"configs"`
 	Log           *LogReport     `json:"log"`
 	Problems      []Problem      `json:"problems"`
+	// Unreached are configured hooks a registered tool never calls, in
+	// whole or in part (reach.go): notes, not problems, since the other
+	// tools still call them.
+	Unreached []Unreached `json:"unreached"`
 }
 
 // Registration is one tool's registration in one scope, and its calls.
@@ -90,7 +94,7 @@ type Options struct {
 
 // Check runs every check, in the order the problems are reported.
 func Check(o Options) *Report {
-	r := &Report{Version: o.Version, Bin: o.Env.Bin, Project: o.Env.Project, Registrations: []Registration{}, Configs: []ConfigReport{}, Problems: []Problem{}}
+	r := &Report{Version: o.Version, Bin: o.Env.Bin, Project: o.Env.Project, Registrations: []Registration{}, Configs: []ConfigReport{}, Problems: []Problem{}, Unreached: []Unreached{}}
 	checkBin(r, o.Env, o.Version)
 	checkRegistrations(r, o.Env, o.Getenv)
 	checkLog(r, o.Getenv)
@@ -412,6 +416,7 @@ func checkConfigs(r *Report, o Options) {
 			r.Add(Problem{Area: "handler", Path: f.Path, Message: p.Pos + ": hook " + quoteName(p.Hook) + ": " + p.Msg, Fix: p.Fix})
 		}
 	}
+	checkReach(r, found)
 	if hooks == 0 {
 		last := found[len(found)-1]
 		msg := displayPath(cwd, last.Path) + " has no hook hookshim runs"

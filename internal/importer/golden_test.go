@@ -26,8 +26,9 @@ const goldenDir = "../../testdata/import"
 // before the import; want/config is the config after it ("(none)" when
 // none is written) and want/report what the import reported.
 type goldenCase struct {
-	from  *provider.Provider
-	scope provider.Scope
+	from   *provider.Provider
+	scope  provider.Scope
+	plugin string // "plugin DIR": import the plugin in DIR (from the archive's root)
 }
 
 func parseCase(t *testing.T, a *txtar.Archive) goldenCase {
@@ -41,6 +42,8 @@ func parseCase(t *testing.T, a *txtar.Archive) goldenCase {
 			require.NotNil(t, c.from, "unknown provider %q", v)
 		case "scope":
 			c.scope = provider.Scope(v)
+		case "plugin":
+			c.plugin = v
 		}
 	}
 	require.NotNil(t, c.from, "the archive's comment names no provider (from ID)")
@@ -100,13 +103,21 @@ func TestImportGoldens(t *testing.T) {
 			c := parseCase(t, a)
 			env := machine(t, a)
 			cfg := ConfigPath(env, c.scope)
-			pl, err := Make(Options{Env: env, From: c.from, Scope: c.scope, Config: cfg})
+			root := filepath.Dir(env.Home)
+			var plugin string
+			if c.plugin != "" {
+				plugin = filepath.Join(root, filepath.FromSlash(c.plugin))
+			}
+			pl, err := Make(Options{Env: env, From: c.from, Scope: c.scope, Config: cfg, Plugin: plugin})
 			require.NoError(t, err)
 			gotConfig := "(none)\n"
 			if pl.New != nil {
 				gotConfig = string(pl.New)
 			}
 			gotReport := report(pl)
+			// The archive's root, where the plugin's folder is named.
+			gotConfig = strings.ReplaceAll(gotConfig, root, "$ROOT")
+			gotReport = strings.ReplaceAll(gotReport, root, "$ROOT")
 			if *update {
 				a.Files = slices.DeleteFunc(a.Files, func(f txtar.File) bool { return strings.HasPrefix(f.Name, "want/") })
 				a.Files = append(a.Files, txtar.File{Name: "want/config", Data: []byte(gotConfig)}, txtar.File{Name: "want/report", Data: []byte(gotReport)})
@@ -123,7 +134,7 @@ func TestImportGoldens(t *testing.T) {
 			}
 			_, err = Apply(env, pl)
 			require.NoError(t, err)
-			again, err := Make(Options{Env: env, From: c.from, Scope: c.scope, Config: cfg})
+			again, err := Make(Options{Env: env, From: c.from, Scope: c.scope, Config: cfg, Plugin: plugin})
 			require.NoError(t, err)
 			assert.Equal(t, string(pl.New), string(again.New), "a second import changes the config")
 			assert.Zero(t, again.Added, "a second import adds entries")

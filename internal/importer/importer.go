@@ -38,6 +38,13 @@ type Options struct {
 	Scope  provider.Scope
 	Config string // the .openhook.json to write
 
+	// Plugin, when set, is the folder of a plugin of From (absolute):
+	// its hooks/hooks.json is read instead of the tool's own files, and
+	// each hook imported gets the folder as CLAUDE_PLUGIN_ROOT, which the
+	// tools that run plugins set (Claude Code, and Codex, Copilot and
+	// Droid under that name too) and its commands name their scripts by.
+	Plugin string
+
 	// After, when set, is a plan of the same config not written yet
 	// (import --all --dry-run): this one starts from its result.
 	After *Plan
@@ -55,6 +62,7 @@ type Plan struct {
 	Own       int      // hookshim's own registrations, left out
 	Skipped   int      // entries that could not be imported (each also a loss)
 	Losses    []string // one line per loss
+	Plugin    string   // the plugin folder the hooks came from (Options.Plugin)
 }
 
 // Changed reports whether the config would change.
@@ -129,7 +137,7 @@ func Make(opts Options) (*Plan, error) {
 		}
 		return nil, &ScopeError{Provider: p, Scope: opts.Scope, Other: other}
 	}
-	pl := &Plan{Config: opts.Config}
+	pl := &Plan{Config: opts.Config, Plugin: opts.Plugin}
 	old, err := os.ReadFile(opts.Config)
 	switch {
 	case err == nil:
@@ -161,19 +169,29 @@ func Make(opts Options) (*Plan, error) {
 	hooks, _ := doc.Get("hooks")
 	have := existing(hooks)
 
-	srcs, err := sources(opts.Env, p, opts.Scope)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range append(append([]provider.Target{}, p.Install.Targets...), p.Install.Imports...) {
-		if path, err := opts.Env.Path(t); err == nil && t.Scope == opts.Scope {
-			pl.Looked = append(pl.Looked, opts.Env.Display(path))
+	var srcs []source
+	if opts.Plugin != "" {
+		t := *install.Target(p, opts.Scope)
+		srcs = []source{{path: filepath.Join(opts.Plugin, "hooks", "hooks.json"), target: t, plugin: opts.Plugin}}
+		pl.Looked = append(pl.Looked, opts.Env.Display(srcs[0].path))
+	} else {
+		srcs, err = sources(opts.Env, p, opts.Scope)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range append(append([]provider.Target{}, p.Install.Targets...), p.Install.Imports...) {
+			if path, err := opts.Env.Path(t); err == nil && t.Scope == opts.Scope {
+				pl.Looked = append(pl.Looked, opts.Env.Display(path))
+			}
 		}
 	}
 	for _, src := range srcs {
 		natives, found, ignored, err := read(opts.Env, p, src)
 		if err != nil {
 			return nil, err
+		}
+		for i := range natives {
+			natives[i].plugin = src.plugin
 		}
 		if !found {
 			continue

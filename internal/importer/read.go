@@ -24,6 +24,7 @@ type native struct {
 	script  string       // LayoutScriptPerEvent: the command that runs the file
 	matcher string       // the native matcher, "" when none
 	off     string       // why the tool does not run it, when a setting of the file turns it off
+	plugin  string       // the folder of the plugin it comes from, "" for none
 	// bad says why the value is not an entry of the tool's format at
 	// all (a "hooks" of another shape): reported, never passed over.
 	bad string
@@ -33,6 +34,7 @@ type native struct {
 type source struct {
 	path   string
 	target provider.Target
+	plugin string // the plugin folder the file belongs to, "" for none
 }
 
 // sources are the files of p at scope that import reads: the install
@@ -43,7 +45,7 @@ func sources(env install.Env, p *provider.Provider, scope provider.Scope) ([]sou
 	add := func(path string, t provider.Target) {
 		if !seen[path] {
 			seen[path] = true
-			out = append(out, source{path, t})
+			out = append(out, source{path: path, target: t})
 		}
 	}
 	all := slices.Concat(p.Install.Targets, p.Install.Imports)

@@ -51,6 +51,10 @@ var (
 	mappedKeys = []string{"type", "matcher", "match", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "working_directory", "env"}
 )
 
+// pluginRootVar is the variable a plugin's hooks find its folder in:
+// Claude Code's name, which Codex, Copilot CLI and Droid also set.
+const pluginRootVar = "CLAUDE_PLUGIN_ROOT"
+
 // translate turns one native entry of p into a Hook Interchange entry
 // with a dialect handler. skip says why it is not imported ("" when it
 // is); own reports an entry that runs hookshim.
@@ -201,10 +205,19 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	if secs, ok := timeoutOf(f, entryObj, n.entry); ok {
 		h.raw("timeout", secs)
 	} else {
+		// The timeout the tool gave it, when it sets none: hookshim's
+		// own default is shorter than most tools' (Claude Code's and
+		// Codex's 600 s).
+		def := handlerTimeout(p, n.event)
+		applies := "hookshim's default applies"
+		if def > 0 {
+			h.raw("timeout", seconds(def))
+			applies = p.Name + "'s default of " + seconds(def) + " s applies"
+		}
 		for _, k := range timeoutKeys {
 			if v := n.entry.Get(k); v.Exists() {
 				kept.raw(k, v.Raw)
-				loss("its %s %s is not a number of %s: kept under provider_data, hookshim's default applies", k, v.Raw, unitName(f, k))
+				loss("its %s %s is not a number of %s: kept under provider_data, %s", k, v.Raw, unitName(f, k), applies)
 			}
 		}
 	}
@@ -216,6 +229,20 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 	}
 	if v := entryObj.Get("env"); kind != "command" {
 		// Only a command has an environment of its own.
+	} else if n.plugin != "" && (!v.Exists() || v.IsObject() && allStrings(v)) {
+		// Where the plugin is, as its tool tells its hooks.
+		env := &object{}
+		env.str(pluginRootVar, n.plugin)
+		v.ForEach(func(k, v gjson.Result) bool {
+			if k.Str != pluginRootVar {
+				env.raw(k.Str, v.Raw)
+			}
+			return true
+		})
+		h.raw("env", env.String())
+		if strings.Contains(unix, "CLAUDE_PLUGIN_DATA") {
+			loss("it names CLAUDE_PLUGIN_DATA, the plugin's data folder, which hookshim does not set")
+		}
 	} else if v.IsObject() && allStrings(v) {
 		h.raw("env", v.Raw)
 	} else if v.Exists() {
@@ -310,10 +337,20 @@ var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // pattern).
 func toolMatcher(p *provider.Provider, m string) (string, error) {
 	var names []string // JSON values
+	add := func(item string) {
+		if !slices.Contains(names, item) {
+			names = append(names, item)
+		}
+	}
 	addName := func(n string) {
-		item := ""
+		if c := cover(p, n); c != nil {
+			for _, t := range c.Tools {
+				add(quote(t))
+			}
+			return
+		}
 		if c, ok := p.Tools.Get(n); ok && c != "" {
-			item = quote(c)
+			add(quote(c))
 		} else if server, tool, ok := splitMCP(p, n); ok {
 			// The Hook Interchange form of an MCP tool (§6.3), which
 			// every tool's naming of it matches.
@@ -321,12 +358,9 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 			o.str("server", server)
 			o.str("tool", tool)
 			mo.raw("mcp", o.String())
-			item = mo.String()
+			add(mo.String())
 		} else {
-			item = quote(n)
-		}
-		if !slices.Contains(names, item) {
-			names = append(names, item)
+			add(quote(n))
 		}
 	}
 	glob := p.Install != nil && p.Install.GlobMatcher
@@ -367,7 +401,27 @@ func toolMatcher(p *provider.Provider, m string) (string, error) {
 			addName(t.From)
 		}
 	}
+	if p.Install != nil {
+		for _, c := range p.Install.Covers {
+			if re.MatchString(c.Name) {
+				addName(c.Name)
+			}
+		}
+	}
 	return list(names, `{"pattern": `+quote(expr)+`}`), nil
+}
+
+// cover is the Cover of p for a matcher name, nil for none.
+func cover(p *provider.Provider, name string) *provider.Cover {
+	if p.Install == nil {
+		return nil
+	}
+	for i := range p.Install.Covers {
+		if p.Install.Covers[i].Name == name {
+			return &p.Install.Covers[i]
+		}
+	}
+	return nil
 }
 
 // splitMCP is the server and tool of a native MCP tool name, by the
@@ -413,6 +467,23 @@ func timeoutOf(f *provider.Format, objs ...gjson.Result) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// handlerTimeout is the timeout p gives a hook of native event that sets
+// none; zero when not known.
+func handlerTimeout(p *provider.Provider, event string) time.Duration {
+	if p.Install == nil {
+		return 0
+	}
+	if d, ok := p.Install.HandlerTimeouts.Get(event); ok {
+		return d
+	}
+	return p.Install.HandlerTimeout
+}
+
+// seconds is d in seconds, as a JSON number.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
 // timeoutUnit is the unit of a timeout key: "timeout" is in the tool's

@@ -17,12 +17,14 @@ import (
 // Command is the command line one entry runs, with bin (a path) as its
 // program.
 func Command(bin string, p *provider.Provider, event string) string {
-	return commandLine(shellquote.Word(bin), p, event)
+	return commandLine(shellquote.Word(bin), p, event, 0)
 }
 
 // commandLine is the command line one entry runs, with prog as its
-// program, already in shell syntax.
-func commandLine(prog string, p *provider.Provider, event string) string {
+// program, already in shell syntax; raised, when not zero, is the timeout
+// the entry registers above the provider's (see Env.raised), which run
+// must then be told.
+func commandLine(prog string, p *provider.Provider, event string, raised time.Duration) string {
 	id := p.ID
 	if sp, _ := p.Install.SharedCommand.Get(event); sp != nil {
 		id = sp.ID
@@ -36,8 +38,11 @@ func commandLine(prog string, p *provider.Provider, event string) string {
 		b.WriteString(shellquote.Word(event))
 	}
 	if t, ok := p.Install.EventTimeouts.Get(event); ok {
+		raised = t
+	}
+	if raised > 0 {
 		b.WriteString(" --timeout ")
-		b.WriteString(strconv.FormatFloat(t.Seconds(), 'f', -1, 64))
+		b.WriteString(strconv.FormatFloat(raised.Seconds(), 'f', -1, 64))
 	}
 	return b.String()
 }

@@ -48,6 +48,61 @@ func eventTimeout(p *provider.Provider, event string) time.Duration {
 	return p.Install.Timeout
 }
 
+// raised is the timeout p's entry for event at t registers above the
+// provider's, to outlast the longest handler (Env.Handlers); zero when
+// the provider's is long enough or the tool's is not the entry's to set:
+// the tool has no per-hook timeout, or its own limit for the event
+// (EventTimeouts).
+func (env Env) raised(p *provider.Provider, t provider.Target, event string) time.Duration {
+	if env.Handlers <= eventTimeout(p, event) || !raisable(p, t, event) {
+		return 0
+	}
+	// Whole seconds, up: every unit a tool takes holds them.
+	return (env.Handlers + time.Second - 1).Truncate(time.Second)
+}
+
+func raisable(p *provider.Provider, t provider.Target, event string) bool {
+	if _, fixed := p.Install.EventTimeouts.Get(event); fixed || p.Install.Timeout <= 0 {
+		return false
+	}
+	return t.Format != nil && strings.Contains(t.Format.Entry, "{{timeout}}")
+}
+
+// ShortTimeouts says, for the events of p at t, where the tool stops a
+// hook before the longest handler's timeout (Env.Handlers) and install
+// cannot register more: "30s on every event", "3s on SessionEnd,
+// Interrupt"; nil when nowhere.
+func (env Env) ShortTimeouts(p *provider.Provider, t provider.Target, events []string) []string {
+	var limits []time.Duration
+	on := map[time.Duration][]string{}
+	for _, ev := range events {
+		limit := eventTimeout(p, ev)
+		if limit <= 0 {
+			limit = p.Timeout
+		}
+		if limit <= 0 {
+			// A tool that says nothing of its limit: what hook calls
+			// assume (pipeline.DefaultToolTimeout).
+			limit = 30 * time.Second
+		}
+		if env.Handlers > limit && !raisable(p, t, ev) {
+			if on[limit] == nil {
+				limits = append(limits, limit)
+			}
+			on[limit] = append(on[limit], ev)
+		}
+	}
+	var out []string
+	for _, l := range limits {
+		if len(on[l]) == len(events) {
+			out = append(out, fmt.Sprintf("%s on every event", l))
+		} else {
+			out = append(out, fmt.Sprintf("%s on %s", l, strings.Join(on[l], ", ")))
+		}
+	}
+	return out
+}
+
 // Events are the native events install registers for p: every event with a
 // canonical name, but for those the description skips; or exactly the
 // ones asked for, which must be events of the tool.

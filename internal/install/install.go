@@ -49,6 +49,12 @@ type Env struct {
 	// root with / separators. Project files are committed: no path of this
 	// machine goes into them.
 	ProjectBin string
+
+	// Handlers is the longest timeout of the handlers in the configs in
+	// force: an entry registers at least that where the tool lets a hook
+	// run that long (see raised), so that the tool does not stop hookshim
+	// while a handler it may wait for still runs. Zero: the provider's.
+	Handlers time.Duration
 }
 
 // Change is the planned new content of one file.
@@ -160,7 +166,7 @@ func Plan(env Env, p *provider.Provider, t provider.Target, events []string) ([]
 		if err != nil {
 			return nil, reg, err
 		}
-		if _, ok := ours(commandLine(prog, p, events[0]), p); !ok {
+		if _, ok := ours(commandLine(prog, p, events[0], 0), p); !ok {
 			return nil, reg, fmt.Errorf("entries would run %s, which install could not recognise as hookshim later: the program must be named hookshim", prog)
 		}
 	}
@@ -179,7 +185,7 @@ func (env Env) command(p *provider.Provider, t provider.Target, event string) (s
 	if err != nil {
 		return "", err
 	}
-	return commandLine(prog, p, event), nil
+	return commandLine(prog, p, event, env.raised(p, t, event)), nil
 }
 
 // wantBin is the program of the entry install writes, as parseCall reads
@@ -225,7 +231,11 @@ func wanted(env Env, p *provider.Provider, t provider.Target, events []string) (
 		if c, ok := parseCall(cmd); ok && w.bin == "" {
 			w.bin = c.Bin
 		}
-		e, err := entry(f, cmd, ev, eventTimeout(p, ev), isTOML)
+		timeout := eventTimeout(p, ev)
+		if r := env.raised(p, t, ev); r > 0 {
+			timeout = r
+		}
+		e, err := entry(f, cmd, ev, timeout, isTOML)
 		if err != nil {
 			return w, fmt.Errorf("%s: %v", p.ID, err)
 		}

@@ -123,3 +123,35 @@ func TestPickOnce(t *testing.T) {
 	}
 	t.Skip("no one-way pair of tools in the registry")
 }
+
+// A project that uses Kiro or Windsurf before it has hooks (.kiro/steering,
+// .windsurfrules) is found by --all, as is an editor known only by its
+// data folder.
+func TestFoundByMarks(t *testing.T) {
+	for _, tc := range []struct {
+		id, path string
+		home     bool
+	}{
+		{"kiro", ".kiro/steering/product.md", false},
+		{"windsurf", ".windsurfrules", false},
+		{"windsurf", ".windsurf/rules/style.md", false},
+		{"kiro", ".config/Kiro/User/settings.json", true},
+		{"windsurf", "Library/Application Support/Windsurf/User/settings.json", true},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			env := Env{Home: t.TempDir(), Project: t.TempDir(), Getenv: func(string) string { return "" }}
+			base := env.Project
+			if tc.home {
+				base = env.Home
+			}
+			path := filepath.Join(base, filepath.FromSlash(tc.path))
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			require.NoError(t, os.WriteFile(path, nil, 0o644))
+			var ids []string
+			for _, p := range Found(env) {
+				ids = append(ids, p.ID)
+			}
+			require.Contains(t, ids, tc.id)
+		})
+	}
+}

@@ -223,11 +223,17 @@ func OnMachine(env Env, p *provider.Provider) bool {
 	return false
 }
 
-// InProject reports whether the project has the tool's project folder.
+// InProject reports whether the project has the tool's project folder,
+// or one of its ProjectMarks.
 func InProject(env Env, p *provider.Provider) bool {
 	t := Target(p, provider.ScopeProject)
 	if t == nil || env.Project == "" {
 		return false
+	}
+	for _, m := range p.Install.ProjectMarks {
+		if _, err := os.Stat(filepath.Join(env.Project, m)); err == nil {
+			return true
+		}
 	}
 	if p.Install.SharedDir {
 		fi, err := os.Stat(filepath.Join(env.Project, t.Dir, t.File))

@@ -77,7 +77,8 @@ func (c *call) dialectJob(h *config.Hook, spoken *[]spokenDialect) run.Job {
 	if s.err != nil {
 		return failJob(h, s.err)
 	}
-	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read}
+	return run.Job{Hook: h, Input: s.call.Input, Env: s.call.Env, Read: s.call.Read,
+		Shell: s.call.Shell, EnvFile: s.call.EnvFile}
 }
 
 // asyncSpeaks reports whether an async handler speaks dialect id.

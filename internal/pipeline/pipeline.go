@@ -316,6 +316,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	if claim == nil || claim.Won {
 		c.rec.Call = c.rec.ID
 		results = c.runJobs(c.runner(deadline), hooks)
+		c.applyExports(results)
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()

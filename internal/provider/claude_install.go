@@ -27,9 +27,12 @@ var claudeInstall = &Install{
 	},
 	// Claude's own default is 600 s (30 s for UserPromptSubmit); a policy
 	// that needs longer than this is a policy that hangs the agent.
-	Timeout:  30 * time.Second,
-	Binaries: []string{"claude"},
-	Homes:    []string{".claude"},
+	Timeout: 30 * time.Second,
+	// (hooks reference, "Common fields")
+	HandlerTimeout:  600 * time.Second,
+	HandlerTimeouts: PerEvent[time.Duration]{{"UserPromptSubmit", 30 * time.Second}, {"MessageDisplay", 10 * time.Second}},
+	Binaries:        []string{"claude"},
+	Homes:           []string{".claude"},
 	// settings.local.json is the project's uncommitted twin of
 	// settings.json; Claude Code merges the hooks of both.
 	Imports: []Target{

@@ -1,6 +1,10 @@
 package provider
 
-import "time"
+import (
+	"time"
+
+	"github.com/hookshim/hookshim/internal/event"
+)
 
 // Where Codex reads hook registrations (verified against
 // https://developers.openai.com/codex/hooks, openai/codex
@@ -32,10 +36,17 @@ var codexInstall = &Install{
 		{Scope: ScopeProject, Dir: ".codex", File: "hooks.json", Format: &claudeFormat},
 		{Scope: ScopeUser, Dir: ".codex", DirEnv: "CODEX_HOME", File: "hooks.json", Format: &claudeFormat},
 	},
-	Timeout:       30 * time.Second,
-	EventTimeouts: PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
-	Binaries:      []string{"codex"},
-	Homes:         []string{".codex"},
+	Timeout:        30 * time.Second,
+	EventTimeouts:  PerEvent[time.Duration]{{"SessionEnd", 3 * time.Second}, {"Interrupt", 3 * time.Second}},
+	HandlerTimeout: 600 * time.Second,
+	// (hooks docs: matchers on apply_patch also take Edit and Write)
+	Covers: []Cover{
+		{"apply_patch", []string{event.ToolFileEdit, event.ToolFileWrite}},
+		{"Edit", []string{event.ToolFileEdit, event.ToolFileWrite}},
+		{"Write", []string{event.ToolFileEdit, event.ToolFileWrite}},
+	},
+	Binaries: []string{"codex"},
+	Homes:    []string{".codex"},
 	// Codex also reads [[hooks.<Event>]] tables, Claude's layout in TOML,
 	// from each layer's config.toml.
 	Imports: []Target{

@@ -37,6 +37,20 @@ type Dialect struct {
 	// like Always.
 	Env Renames
 
+	// Shell is how the tool starts a hook's command line: the program
+	// and its flags before the line ({"bash", "-c"}). nil: sh -c, as
+	// Claude Code and the tools that spawn through a shell do, so that a
+	// script without a #! line and shell syntax in the command work as
+	// they do there.
+	Shell []string
+
+	// EnvFile names the variable through which the tool hands its hooks,
+	// on EnvFileEvents, a file to append `export NAME=value` lines to,
+	// which it loads into the session's later commands (Claude Code's
+	// CLAUDE_ENV_FILE); "" for none.
+	EnvFile       string
+	EnvFileEvents []string
+
 	// Inputs are the tool-input keys that differ from the canonical ones
 	// (Claude Code's: command, file_path, content, old_string,
 	// new_string, pattern, path, url, prompt), per canonical tool.

@@ -285,6 +285,9 @@ var claudeDialect = &Dialect{
 	ProjectMarkers: []string{".claude"},
 	Transcript:     TranscriptClaude,
 	Always:         Renames{{"permission_mode", "permission_mode"}},
+	// (hooks reference, "Persist environment variables")
+	EnvFile:       "CLAUDE_ENV_FILE",
+	EnvFileEvents: []string{"SessionStart", "Setup", "CwdChanged", "FileChanged"},
 	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
 		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
 }

@@ -192,7 +192,9 @@ var droidClaude = claudeStyle{explicitAllow: true}
 // droidDialect is what a Factory Droid hook reads: Claude's keys with
 // Droid's tool names (Execute, Create, FetchUrl).
 var droidDialect = &Dialect{
-	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	EventKey:      "hook_event_name",
+	Always:        Renames{{"permission_mode", "permission_mode"}},
+	EnvFile:       "CLAUDE_ENV_FILE", // on SessionStart, seen live
+	EnvFileEvents: []string{"SessionStart"},
+	Read:          claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

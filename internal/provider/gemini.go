@@ -246,6 +246,7 @@ func stripHookContext(s string) string {
 var geminiDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"timestamp", FromNow}},
+	Shell:    []string{"bash", "-c"}, // on Unix (shell-utils.ts)
 	Env: Renames{
 		{"GEMINI_CWD", FromCwd},
 		{"GEMINI_SESSION_ID", FromSessionID},

@@ -31,7 +31,8 @@ var geminiInstall = &Install{
 		{Scope: ScopeProject, Dir: ".gemini", File: "settings.json", Format: &geminiFormat},
 		{Scope: ScopeUser, Dir: ".gemini", File: "settings.json", Format: &geminiFormat},
 	},
-	Timeout: 30 * time.Second,
+	Timeout:        30 * time.Second,
+	HandlerTimeout: 60 * time.Second, // 60000 ms
 	Skip: PerEvent[string]{
 		{"AfterModel", "fires once per streamed chunk"},
 	},

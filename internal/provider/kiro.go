@@ -249,6 +249,7 @@ func oneLineEnd(s string) string {
 var kiroDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Env:      Renames{{"USER_PROMPT", FromPrompt}},
+	Shell:    []string{"bash", "-c"}, // on Unix (hooks.rs)
 	Inputs: []InputKeys{
 		{event.ToolFileWrite, Renames{{"path", "file_path"}, {"file_text", "content"}}},
 		{event.ToolFileEdit, Renames{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},

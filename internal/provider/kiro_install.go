@@ -39,7 +39,10 @@ var kiroInstall = &Install{
 	Notes: []Note{
 		{"", "Kiro IDE 1.x and kiro-cli 3 (its V3 engine; --v3 on 2.13 and later) run these files; kiro-cli 2.x's default engine runs only the hooks in an agent's JSON: add {\"command\": \"hookshim run --provider kiro\"} to its hooks.agentSpawn, userPromptSubmit, preToolUse, postToolUse and stop by hand"},
 	},
-	Homes: []string{".kiro"},
+	// The IDE's own data folders (Linux, macOS) tell it is installed
+	// where no kiro program is in PATH.
+	Homes:        []string{".kiro", ".config/Kiro", "Library/Application Support/Kiro"},
+	ProjectMarks: []string{".kiro"},
 	// Kiro loads every hook file of .kiro/hooks; kiro-cli 2.x's default
 	// engine runs the hooks of the agent in use, from its JSON file.
 	Imports: []Target{

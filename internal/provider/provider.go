@@ -265,6 +265,13 @@ type Install struct {
 	// clamps them, say). Such entries also pass --timeout to run.
 	EventTimeouts PerEvent[time.Duration]
 
+	// HandlerTimeout is the timeout the tool gives one of its own hooks
+	// that sets none, and HandlerTimeouts where an event's differs: what
+	// `hookshim import` writes for such a hook, so that it runs as long
+	// as it did. Zero: not known (hookshim's default applies).
+	HandlerTimeout  time.Duration
+	HandlerTimeouts PerEvent[time.Duration]
+
 	// Events, when set, are the only native events install may write (a
 	// tool with two dialects whose files take different events).
 	Events []string
@@ -294,6 +301,22 @@ type Install struct {
 	// to the home directory.
 	Binaries []string
 	Homes    []string
+
+	// Covers are the names a matcher of the tool's own hooks may use
+	// that select more canonical tools than Tools says, each with all of
+	// them: `hookshim import` translates such a name to the list, so that
+	// the hook keeps its reach under tools that split the kinds (Codex's
+	// apply_patch, and its matcher aliases Edit and Write, both edit and
+	// create files; Gemini CLI and Copilot CLI create with a tool of
+	// their own).
+	Covers []Cover
+
+	// ProjectMarks are files or folders, relative to the project root,
+	// whose presence says the project uses the tool although the folder
+	// of its project target does not exist yet (Kiro's .kiro holds
+	// steering and specs long before .kiro/hooks): install --all takes
+	// such a tool too.
+	ProjectMarks []string
 
 	// Notes are printed after a successful install: what the user still
 	// has to do in the tool (review, trust, restart), each for the scope
@@ -358,6 +381,12 @@ type Install struct {
 
 // PerEvent gives some native events a value of their own. Like Renames it
 // is a list, so that the tables cost nothing at start-up.
+// Cover is a matcher name and the canonical tools it selects.
+type Cover struct {
+	Name  string
+	Tools []string
+}
+
 type PerEvent[T any] []ForEvent[T]
 
 // ForEvent is one entry of PerEvent.

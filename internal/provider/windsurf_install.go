@@ -18,7 +18,10 @@ var windsurfInstall = &Install{
 	// Hooks run in the workspace root (working_directory's default).
 	ProjectDir: `.`,
 	Binaries:   []string{"windsurf"},
-	Homes:      []string{".codeium/windsurf"},
+	// The editor's data folders (Linux, macOS) tell it is installed
+	// where its program is not in PATH and Cascade has not run yet.
+	Homes:        []string{".codeium/windsurf", ".windsurf", ".config/Windsurf", "Library/Application Support/Windsurf"},
+	ProjectMarks: []string{".windsurf", ".windsurfrules"},
 }
 
 var windsurfFormat = Format{

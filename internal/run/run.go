@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,9 @@ type Result struct {
 	Duration time.Duration
 	Stderr   string
 	Async    bool
+	// Exports is what the handler wrote into its Job.EnvFile (at most
+	// MaxOutput bytes), nil when it wrote nothing or had none.
+	Exports []byte
 }
 
 // Runner runs handlers.
@@ -65,6 +69,14 @@ type Job struct {
 	// stderr) into the canonical answer. nil reads the OpenHook contract:
 	// exit 0 with a JSON answer or nothing, exit 2 to block.
 	Read func(exit int, stdout []byte, stderr string) (decision.Output, error)
+	// Shell starts the command line the way the tool the handler was
+	// written for does ({"sh", "-c"}: a script without a #! line runs as
+	// a shell script); nil starts it hookshim's way (see command).
+	Shell []string
+	// EnvFile names a variable (CLAUDE_ENV_FILE) under which the handler
+	// gets a fresh file of its own, empty, for `export NAME=value` lines;
+	// what it wrote is the Result's Exports. "" for none.
+	EnvFile string
 	// Eval answers for a handler that runs no process of its own (rules,
 	// built-in policies, http and prompt handlers). It must return by the
 	// context's deadline. nil starts Hook.Command.
@@ -152,9 +164,9 @@ func (j Job) async() bool { return j.Hook.Async && j.Eval == nil }
 
 // runOne runs one handler; started, when not nil, is called once its
 // process has started, while it runs.
-func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
+func (r *Runner) runOne(ctx context.Context, j Job, started func()) (res Result) {
 	h := j.Hook
-	res := Result{Hook: h, Exit: -1}
+	res = Result{Hook: h, Exit: -1}
 	limit := r.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -162,12 +174,23 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) Result {
 		return r.eval(ctx, j, res, limit)
 	}
 	envelope := j.Input
-	cmd, err := command(ctx, h)
+	cmd, err := j.command(ctx)
 	if err != nil {
 		res.Err = err
 		return res
 	}
-	cmd.Env = environ(r.Env, j.Env, h.Env)
+	env := j.Env
+	if j.EnvFile != "" {
+		f, err := newEnvFile()
+		if err != nil {
+			res.Err = failed(j.EnvFile+": "+err.Error(), "")
+			return res
+		}
+		defer os.Remove(f)
+		defer func() { res.Exports = readEnvFile(f) }()
+		env = append(slices.Clip(env), j.EnvFile+"="+f)
+	}
+	cmd.Env = environ(r.Env, env, h.Env)
 	setGroup(cmd)
 	// Past the cap the handler is stopped where it stands (cmd.Cancel
 	// kills its group): the rest of its output is never read, and a
@@ -361,7 +384,7 @@ func (w *watch) stop() {
 func (r *Runner) startAsync(j Job) Result {
 	h, envelope := j.Hook, j.Input
 	res := Result{Hook: h, Exit: -1, Async: true}
-	cmd, err := command(context.Background(), h)
+	cmd, err := j.command(context.Background())
 	if err != nil {
 		res.Err = err
 		return res
@@ -408,6 +431,41 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	}
 	cmd.Dir = h.Dir
 	return cmd, nil
+}
+
+// command is Job.Shell with the command line when set, else command.
+func (j Job) command(ctx context.Context) (*exec.Cmd, error) {
+	if len(j.Shell) == 0 {
+		return command(ctx, j.Hook)
+	}
+	cmd := exec.CommandContext(ctx, j.Shell[0], append(j.Shell[1:len(j.Shell):len(j.Shell)], j.Hook.Command)...)
+	cmd.Dir = j.Hook.Dir
+	return cmd, nil
+}
+
+// newEnvFile creates an empty file for one handler's exports, readable by
+// this user alone (they may hold tokens), and returns its path.
+func newEnvFile() (string, error) {
+	f, err := os.CreateTemp("", "hookshim-env-*")
+	if err != nil {
+		return "", err
+	}
+	return f.Name(), f.Close()
+}
+
+// readEnvFile reads what a handler wrote into its env file, nil for
+// nothing.
+func readEnvFile(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, MaxOutput))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	return b
 }
 
 // environ is a handler's environment: hookshim's, then the job's (a
