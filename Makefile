@@ -19,7 +19,7 @@ build: ## build bin/hookshim and bin/hookshim-remote (which sends http and promp
 	$(GO) build -trimpath -ldflags '-s -w' -o bin/hookshim-remote ./cmd/hookshim-remote
 
 test: ## run every test: unit, golden payloads, end-to-end scripts
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
