@@ -38,6 +38,11 @@ var All = []*Provider{
 	CodeBuddy,
 	Qoder,
 	DevinCLI,
+	Grok,
+	Tabnine,
+	CortexCode,
+	Junie,
+	Amp,
 }
 
 // aliases are the short names people type.
@@ -54,6 +59,9 @@ var aliases = Renames{
 	{"vibe", "mistral-vibe"},
 	{"augment", "auggie"},
 	{"letta", "letta-code"},
+	{"grok-build", "grok"},
+	{"tabnine-cli", "tabnine"},
+	{"cortex", "cortex-code"},
 }
 
 // Lookup finds a provider by id or alias.
