@@ -90,6 +90,9 @@ var Grok = &Provider{
 		Cwd:       "cwd",
 		ToolName:  "toolName",
 		ToolInput: "toolInput",
+		// Not documented: assumed to keep Claude's key, as the tool
+		// payload keeps Claude's meaning under camelCase names.
+		Prompt: "prompt",
 	},
 	Tools: Renames{
 		{"run_terminal_command", event.ToolShell},
