@@ -36,6 +36,11 @@ var lookAlikes = []struct {
 	{"qwen-code", map[string]string{"QWEN_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/p", "GEMINI_PROJECT_DIR": "/p"}, ""},
 	{"kimi-code", nil, ""},
 	{"cursor", map[string]string{"CURSOR_PROJECT_DIR": "/p", "CLAUDE_PROJECT_DIR": "/p"}, "claude-code"},
+	// Cortex Code's environment for hooks is not documented.
+	{"cortex-code", nil, ""},
+	// Grok Build's payload is camelCase, but it runs the hooks of
+	// .claude/settings.json (and .cursor/hooks.json) with it.
+	{"grok", map[string]string{"GROK_HOOK_EVENT": "pre_tool_use"}, "claude-code"},
 }
 
 // TestLookAlikes: every fixture of a Claude look-alike, with no

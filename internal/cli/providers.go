@@ -30,9 +30,13 @@ func cmdProviders(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(s
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if !*events {
-		fmt.Fprintln(tw, "ID\tTOOL\tEVENTS")
+		fmt.Fprintln(tw, "ID\tTOOL\tEVENTS\tVERIFIED")
 		for _, p := range provider.All {
-			fmt.Fprintf(tw, "%s\t%s\t%d\n", p.ID, p.Name, len(p.Events))
+			verified := p.Verified
+			if verified == "" {
+				verified = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", p.ID, p.Name, len(p.Events), verified)
 		}
 		return flush(tw, stderr)
 	}

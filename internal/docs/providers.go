@@ -30,6 +30,9 @@ func ProvidersMarkdown() string {
 	}
 	for _, p := range provider.All {
 		fmt.Fprintf(&b, "### %s (`%s`)\n\n", p.Name, p.ID)
+		if p.Verified != "" {
+			fmt.Fprintf(&b, "Verified %s.\n\n", p.Verified)
+		}
 		b.WriteString("| native event | canonical event | deny | ask | context | rewrite | continue: false |\n")
 		b.WriteString("|---|---|---|---|---|---|---|\n")
 		for i := range p.Events {

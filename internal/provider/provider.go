@@ -25,6 +25,12 @@ type Provider struct {
 	ID   string // Hook Interchange slug, e.g. "claude-code"
 	Name string // e.g. "Claude Code"
 
+	// Verified says how the protocol below was checked, with the source
+	// ("from docs: <url>", "from source: <package and version>"), for
+	// `hookshim providers` and docs/providers.md; "" where the provider's
+	// file comment says it.
+	Verified string
+
 	// Signals are the evidence that a call came from this tool. Payload
 	// signals outweigh environment signals: variables leak into child
 	// processes and several tools set each other's (Gemini and Cursor set
@@ -99,6 +105,12 @@ type Provider struct {
 
 	// ProjectDirEnv lists variables the tool sets to the project root.
 	ProjectDirEnv []string
+
+	// NeutralExit is the exit code of the tool's "no opinion" where exit
+	// 0 means "approve" (Amp's delegate programs: 0 allows the call, 1
+	// asks the operator): hookshim's neutral answer, also on its own
+	// failures, must not approve what no handler approved. 0 elsewhere.
+	NeutralExit int
 
 	// TextStdout reports that the tool reads no JSON: stdout of a
 	// successful hook is plain text for the model (Kiro), so the encoder

@@ -39,6 +39,11 @@ var All = []*Provider{
 	Qoder,
 	DevinCLI,
 	Pi,
+	Grok,
+	Tabnine,
+	CortexCode,
+	Junie,
+	Amp,
 }
 
 // aliases are the short names people type.
@@ -55,6 +60,9 @@ var aliases = Renames{
 	{"vibe", "mistral-vibe"},
 	{"augment", "auggie"},
 	{"letta", "letta-code"},
+	{"grok-build", "grok"},
+	{"tabnine-cli", "tabnine"},
+	{"cortex", "cortex-code"},
 }
 
 // Lookup finds a provider by id or alias.
