@@ -49,12 +49,12 @@ func TestSkillShell(t *testing.T) {
 
 	bin, err := installPinned(c.name)
 	if err != nil {
-		skipOrFail(t, err)
+		skipOrFail(t, &c, err)
 		return
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		skipOrFail(t, err)
+		skipOrFail(t, &c, err)
 		return
 	}
 	pr := provider.Lookup(c.provider)
