@@ -27,7 +27,7 @@ var layers = map[string][]string{
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall", "internal/shellcmd"},
 	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
-	"internal/trust":     {"internal/config", "internal/private"},
+	"internal/trust":     {"internal/config", "internal/private", "internal/shellquote", "internal/shellcmd"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},

@@ -160,6 +160,19 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", path, state)
+	if state == trust.Changed || state == trust.Outdated {
+		// What changed, against the copy of what was allowed, which hook
+		// calls keep running until the change is allowed.
+		changes, kept := store.Changes(path)
+		for _, c := range changes {
+			fmt.Fprintf(stdout, "  changed: %s\n", c)
+		}
+		if kept {
+			fmt.Fprintf(stdout, "  hook calls run the allowed version until you allow the change\n")
+		} else {
+			fmt.Fprintf(stdout, "  no copy of the allowed version is kept: its hooks do not run, and each call answers as on_error says\n")
+		}
+	}
 	// What an allowance covers, as the config reads now: each pin, then
 	// the files under it.
 	pins, files, err := trust.Pinned(f)

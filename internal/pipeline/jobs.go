@@ -24,6 +24,10 @@ func (c *call) jobs(hooks []*config.Hook) []run.Job {
 	var envelope [][]byte
 	var spoken []spokenDialect // each dialect's payload, built once
 	for i, h := range hooks {
+		if err := c.pinErrs[h]; err != nil {
+			jobs[i] = failJob(h, err) // trust.go: it cannot run what was allowed
+			continue
+		}
 		j := run.Job{Hook: h}
 		switch {
 		case h.Type == "http" || h.Type == "prompt":

@@ -154,6 +154,15 @@ type call struct {
 
 	onError   string   // "deny" when a config in force fails closed
 	untrusted []string // configs found but not allowed, with the fix
+
+	// The trust stage (trust.go): what each config with an allowance
+	// runs, the notices of configs that run their allowed version, the
+	// configs whose allowed version cannot be had, and the handlers that
+	// cannot run what was allowed.
+	allowed      map[string]allowed
+	trustNotices []string
+	lost         []string
+	pinErrs      map[*config.Hook]error
 }
 
 func (c *call) answer(raw []byte, readErr error) respond.Answer {
@@ -246,6 +255,8 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			return c.fail("config: " + err.Error())
 		}
 	}
+	c.pinCommands(configs)
+	c.trustProblems()
 	var hooks []*config.Hook
 	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
 	for _, f := range configs {
@@ -269,6 +280,11 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			c.rec.Matched = append(c.rec.Matched, h.Name)
 		}
 	}
+	if len(c.lost) > 0 && (c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.onError == "deny") {
+		// A policy that cannot run fails closed when asked to.
+		return c.fail(c.lost[0])
+	}
+	c.rec.Problems = append(c.rec.Problems, c.lost...)
 	if len(hooks) == 0 {
 		return c.untrustedAnswer()
 	}
@@ -341,6 +357,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		onError = "allow"
 	}
 	v := respond.Verdict(c.spec, results, onError)
+	c.tellUser(&v)
 	c.rec.Verdict = &v
 	return respond.Encode(c.pr, c.spec, v)
 }
@@ -478,6 +495,7 @@ func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim
 	for _, h := range hooks {
 		dc.Files = append(dc.Files, run.Files(h)...)
 	}
+	dc.Files = append(dc.Files, c.changedFiles(configs)...)
 	key, window := dedupe.Key(dc)
 	cl, err := dedupe.Take(dedupe.Dir(c.getenv), key, window)
 	if err != nil {
@@ -496,19 +514,21 @@ func (c *call) trusted(path string) ([]byte, error) {
 		return config.ReadFile(path)
 	}
 	store, err := trust.DefaultStore(c.getenv)
-	state := trust.Unknown
-	var content []byte
+	var v trust.Verified
 	if err == nil {
-		state, content, err = store.Verify(path)
+		v, err = store.Verify(path)
 	}
 	if err != nil {
 		c.problem("trust: " + err.Error())
 	}
-	if state == trust.Allowed {
+	if content := c.admit(path, v); content != nil {
 		return content, nil
 	}
-	c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, state.String()})
-	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, state, path))
+	if v.State == trust.Changed || v.State == trust.Outdated {
+		return nil, config.ErrSkip // lost: said on every call (admit)
+	}
+	c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, v.State.String()})
+	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, v.State, path))
 	return nil, config.ErrSkip
 }
 
@@ -519,6 +539,8 @@ func (c *call) trustState(f config.Found) string {
 		return "not needed"
 	case c.getenv("HOOKSHIM_TRUST_ALL") == "1":
 		return "HOOKSHIM_TRUST_ALL=1"
+	case c.allowed[f.Path].changes != nil:
+		return "changed since allowed: the allowed version runs"
 	}
 	return trust.Allowed.String()
 }
@@ -527,6 +549,12 @@ func (c *call) trustState(f config.Found) string {
 // session start, where the tool shows messages) how to allow the project's
 // config.
 func (c *call) untrustedAnswer() respond.Answer {
+	var v decision.Verdict
+	if c.tellUser(&v); v.SystemMessage != "" {
+		// A policy that runs an older version, or none, says so on
+		// every call, also one it has no handler for.
+		return respond.Encode(c.pr, c.spec, v)
+	}
 	if len(c.untrusted) == 0 || c.spec.Canonical != event.SessionStart {
 		return respond.NoOpinion(c.pr, c.spec)
 	}

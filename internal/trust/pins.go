@@ -374,7 +374,27 @@ func within(dir, path string) bool {
 // files it read. Each entry is hashed with its kind, so that a file that
 // appears, disappears, becomes a link or a folder is a change too.
 func digest(path string, content []byte, pins []Pin) (string, []string, error) {
+	return walkPins(path, content, pins, nil)
+}
+
+// entry is one thing an allowance holds, as digest hashed it: kind is
+// "file", "link" (Content is its target), "dir" or "absent".
+type entry struct {
+	Kind, Path string
+	Content    []byte
+	Mode       fs.FileMode
+}
+
+// walkPins is digest, handing each entry it hashes to visit (when not
+// nil): `hookshim allow` keeps them, as what was allowed (copy.go).
+func walkPins(path string, content []byte, pins []Pin, visit func(entry)) (string, []string, error) {
 	h := sha256.New()
+	record := func(kind, path string, b []byte, mode fs.FileMode) {
+		writeEntry(h, kind, path, b)
+		if visit != nil {
+			visit(entry{Kind: kind, Path: path, Content: b, Mode: mode})
+		}
+	}
 	fmt.Fprintf(h, "%s\n", header)
 	writeEntry(h, "config", path, content)
 	var files []string
@@ -383,7 +403,7 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 		st, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			writeEntry(h, "absent", path, nil)
+			record("absent", path, nil, 0)
 			return nil
 		case err != nil:
 			return err
@@ -400,9 +420,9 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 			if err != nil {
 				return err
 			}
-			writeEntry(h, "link", path, []byte(target))
+			record("link", path, []byte(target), 0)
 		case st.IsDir():
-			writeEntry(h, "dir", path, nil)
+			record("dir", path, nil, st.Mode())
 		case st.Mode().IsRegular():
 			b, err := config.ReadFileMax(path, MaxPinnedBytes-size)
 			var big *config.TooLargeError
@@ -413,9 +433,9 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 				return err
 			}
 			size += int64(len(b))
-			writeEntry(h, "file", path, b)
+			record("file", path, b, st.Mode())
 		default:
-			writeEntry(h, "other "+st.Mode().Type().String(), path, nil)
+			record("other "+st.Mode().Type().String(), path, nil, 0)
 		}
 		return nil
 	}
@@ -429,10 +449,16 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 		err := filepath.WalkDir(pin.Path, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) && path == pin.Path {
-					writeEntry(h, "absent", path, nil)
+					record("absent", path, nil, 0)
 					return nil
 				}
 				return err
+			}
+			if path != pin.Path && Generated(d.Name()) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
 			}
 			return add(pin.Path, path)
 		})

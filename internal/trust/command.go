@@ -1,0 +1,270 @@
+package trust
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookshim/hookshim/internal/shellquote"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is a handler's command line made to run the allowed copy: every
+// word that names a pinned file — the program, an interpreter's script, a
+// file sourced, the target of `<` — is replaced by the copy's file, quoted.
+// The rest of the line is kept byte for byte, and so are the working
+// folder and the environment the handler gets: only what was pinned comes
+// from the copy. A path is resolved as the handler's shell will resolve it
+// when it runs: relative to dir, after the line's own `cd`s (on its own
+// line or before `&&`), the project variables as vars gives them (the
+// tool's project folder, which need not be the config's).
+//
+// Edits are made at the positions mvdan.cc/sh gives each word, not by
+// printing the syntax tree again, so that nothing else of the line can
+// change; a program given to a shell with -c is rewritten the same way,
+// nested.
+//
+// Unsure lists what of the line may still read a pinned file from the
+// project: a word known only at run time that points under a pin, a
+// program that reads its own files (make, npm, python -m), a line that
+// does not parse. What it names runs as the project holds it: right when
+// the project is as allowed, and not to be run when it is not.
+func (c *Copy) Command(line, dir string, vars func(string) string) (out string, unsure []string) {
+	r := &rewriter{c: c, vars: vars}
+	out = r.line(line, dir, 0)
+	return out, r.unsure
+}
+
+type rewriter struct {
+	c      *Copy
+	vars   func(string) string
+	unsure []string
+}
+
+type edit struct {
+	start, end int
+	text       string
+}
+
+// maxNested bounds how deep -c programs are followed.
+const maxNested = 4
+
+func (r *rewriter) line(line, dir string, depth int) string {
+	if depth > maxNested {
+		r.unsure = append(r.unsure, "a program nested too deep")
+		return line
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		r.unsure = append(r.unsure, "a line that does not parse ("+err.Error()+")")
+		return line
+	}
+	var edits []edit
+	cwd := dir
+	replace := func(w *syntax.Word, text string) {
+		edits = append(edits, edit{int(w.Pos().Offset()), int(w.End().Offset()), text})
+	}
+	pinned := func(w *syntax.Word, program bool) {
+		if program && !strings.Contains(w.Lit(), "/") && w.Lit() != "" {
+			return // looked up in PATH
+		}
+		path, ok, partial := r.path(w, cwd)
+		switch {
+		case ok && r.runs(path):
+			replace(w, shellquote.Word(r.c.Path(path)))
+		case !ok && partial != "" && r.c.Holds(partial):
+			r.unsure = append(r.unsure, fmt.Sprintf("%q (known only when it runs)", line[w.Pos().Offset():w.End().Offset()]))
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			if n.Word != nil && (n.Op == syntax.RdrIn || n.Op == syntax.RdrInOut) {
+				pinned(n.Word, false)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true
+			}
+			args := n.Args
+			name := filepath.Base(args[0].Lit())
+			if name == "cd" || name == "pushd" {
+				if len(args) > 1 {
+					if p, ok, _ := r.path(args[len(args)-1], cwd); ok {
+						cwd = p
+					} else {
+						cwd = "" // a folder known only at run time
+					}
+				}
+				return true
+			}
+			switch {
+			case name == "make" || name == "gmake" || name == "npm" || name == "npx" || name == "pnpm" || name == "yarn":
+				if cwd == "" || r.c.Holds(filepath.Join(cwd, "package.json")) || r.c.Holds(filepath.Join(cwd, "Makefile")) {
+					r.unsure = append(r.unsure, name+" (reads its own files)")
+				}
+			case strings.HasPrefix(name, "python") && slices.ContainsFunc(args, func(w *syntax.Word) bool { return w.Lit() == "-m" }):
+				r.unsure = append(r.unsure, name+" -m (finds its module itself)")
+			}
+			for i, w := range args {
+				if i > 0 && shells[name] && isDashC(w.Lit()) && i+1 < len(args) {
+					if prog, ok := literal(args[i+1]); ok {
+						nested := r.line(prog, cwd, depth+1)
+						if nested != prog {
+							replace(args[i+1], shellquote.Word(nested))
+						}
+					} else {
+						r.unsure = append(r.unsure, name+" -c with a program known only when it runs")
+					}
+					break
+				}
+				if i > 0 && strings.HasPrefix(w.Lit(), "-") {
+					continue
+				}
+				pinned(w, i == 0)
+			}
+		}
+		return true
+	})
+	if len(edits) == 0 {
+		return line
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	var b strings.Builder
+	at := 0
+	for _, e := range edits {
+		if e.start < at {
+			continue // inside a word already replaced (a -c program)
+		}
+		b.WriteString(line[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(line[at:])
+	return b.String()
+}
+
+// runs reports whether the path a word names is a file of the allowance
+// to run from the copy: under a pin, and not a folder (a folder argument
+// stays the project's).
+func (r *rewriter) runs(path string) bool {
+	if !r.c.Holds(path) {
+		return false
+	}
+	if st, err := os.Stat(r.c.Path(path)); err == nil && st.IsDir() {
+		return false
+	}
+	return true
+}
+
+// path reads a word as the path it names: ok with the absolute path when
+// the word is known before it runs; else partial is the folder its known
+// start names, if any.
+func (r *rewriter) path(w *syntax.Word, cwd string) (path string, ok bool, partial string) {
+	var b strings.Builder
+	static := true
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				static = false
+			} else if j := strings.IndexAny(p.Value, `*?[\`); j >= 0 {
+				b.WriteString(p.Value[:j]) // the known start of a glob
+				static = false
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				static = false
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				lit, isLit := q.(*syntax.Lit)
+				if !isLit || strings.Contains(lit.Value, `\`) {
+					static = false
+					break
+				}
+				b.WriteString(lit.Value)
+			}
+		case *syntax.ParamExp:
+			v := ""
+			if i == 0 && simpleParam(p) && (p.Param.Value == "PWD" || slices.Contains(projectVars, p.Param.Value)) {
+				if p.Param.Value == "PWD" {
+					v = cwd
+				} else {
+					v = r.vars(p.Param.Value)
+				}
+			}
+			if v == "" {
+				static = false
+			}
+			b.WriteString(v)
+		default:
+			static = false
+		}
+		if !static {
+			break
+		}
+	}
+	s := b.String()
+	if !static {
+		if i := strings.LastIndexByte(s, '/'); i > 0 && (filepath.IsAbs(s) || cwd != "") {
+			partial = s[:i]
+			if !filepath.IsAbs(partial) {
+				partial = filepath.Join(cwd, partial)
+			}
+		}
+		return "", false, filepath.Clean(partial)
+	}
+	if s == "" {
+		return "", false, ""
+	}
+	if !filepath.IsAbs(s) {
+		if cwd == "" {
+			return "", false, ""
+		}
+		s = filepath.Join(cwd, s)
+	}
+	return filepath.Clean(s), true, ""
+}
+
+// literal is the value of a word quoted or not that holds no expansion.
+func literal(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok || strings.Contains(lit.Value, `\`) {
+					return "", false
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func simpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil && !p.Excl && !p.Length && !p.Width && !p.IsSet &&
+		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil &&
+		p.Repl == nil && p.Names == 0 && p.Exp == nil
+}
