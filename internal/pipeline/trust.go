@@ -101,7 +101,11 @@ func (c *call) pinCommands(configs []config.Found) {
 			if h.Type != "command" && h.Type != "" || h.Command == "" {
 				continue
 			}
-			line, unsure := a.copy.Command(h.Command, h.Dir, c.projectVar)
+			line, unsure, err := a.copy.Command(h.Command, h.Dir, c.projectVar)
+			if err != nil {
+				c.unpinned(h, fmt.Errorf("%w; run the tool from %s, or allow a config of that folder", err, filepath.Dir(f.Path)))
+				continue
+			}
 			if len(unsure) > 0 && a.changes != nil {
 				c.unpinned(h, fmt.Errorf("cannot run the allowed version: its command reads %s from the project, which changed since allowed; review it, then run: hookshim allow %s",
 					strings.Join(unsure, ", "), f.Path))

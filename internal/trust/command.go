@@ -31,16 +31,31 @@ import (
 // program that reads its own files (make, npm, python -m), a line that
 // does not parse. What it names runs as the project holds it: right when
 // the project is as allowed, and not to be run when it is not.
-func (c *Copy) Command(line, dir string, vars func(string) string) (out string, unsure []string) {
+//
+// The error is a file the line names through a project variable that
+// the allowance does not cover: the tool's project folder is not the
+// config's (an agent started in a subfolder), and the file there is not
+// what was allowed. Such a handler must not run.
+func (c *Copy) Command(line, dir string, vars func(string) string) (out string, unsure []string, err error) {
 	r := &rewriter{c: c, vars: vars}
 	out = r.line(line, dir, 0)
-	return out, r.unsure
+	return out, r.unsure, r.err
+}
+
+// NotAllowedError is a file a handler would run that no allowance covers.
+type NotAllowedError struct {
+	Word, Path string
+}
+
+func (e *NotAllowedError) Error() string {
+	return fmt.Sprintf("%s is %s when the hook runs, which the allowance does not cover (the tool's project folder is not the config's)", e.Word, e.Path)
 }
 
 type rewriter struct {
 	c      *Copy
 	vars   func(string) string
 	unsure []string
+	err    error
 }
 
 type edit struct {
@@ -74,6 +89,11 @@ func (r *rewriter) line(line, dir string, depth int) string {
 		switch {
 		case ok && r.runs(path):
 			replace(w, shellquote.Word(r.c.Path(path)))
+		case ok && projectVar(w) && !r.c.Holds(path) && r.err == nil:
+			// At allow time this word named a file in the config's
+			// project, which the allowance pins (every path inside the
+			// project is); here it names another.
+			r.err = &NotAllowedError{Word: line[w.Pos().Offset():w.End().Offset()], Path: path}
 		case !ok && partial != "" && r.c.Holds(partial):
 			r.unsure = append(r.unsure, fmt.Sprintf("%q (known only when it runs)", line[w.Pos().Offset():w.End().Offset()]))
 		}
@@ -165,52 +185,51 @@ func (r *rewriter) runs(path string) bool {
 func (r *rewriter) path(w *syntax.Word, cwd string) (path string, ok bool, partial string) {
 	var b strings.Builder
 	static := true
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				static = false
-			} else if j := strings.IndexAny(p.Value, `*?[\`); j >= 0 {
-				b.WriteString(p.Value[:j]) // the known start of a glob
-				static = false
-			} else {
-				b.WriteString(p.Value)
+	var parts func(list []syntax.WordPart, quoted bool)
+	parts = func(list []syntax.WordPart, quoted bool) {
+		for _, part := range list {
+			if !static {
+				return
 			}
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				static = false
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, isLit := q.(*syntax.Lit)
-				if !isLit || strings.Contains(lit.Value, `\`) {
+			switch p := part.(type) {
+			case *syntax.Lit:
+				switch j := strings.IndexAny(p.Value, `*?[\`); {
+				case !quoted && b.Len() == 0 && strings.HasPrefix(p.Value, "~"):
 					static = false
-					break
+				case j >= 0 && !(quoted && p.Value[j] != '\\'):
+					b.WriteString(p.Value[:j]) // the known start of a glob
+					static = false
+				default:
+					b.WriteString(p.Value)
 				}
-				b.WriteString(lit.Value)
-			}
-		case *syntax.ParamExp:
-			v := ""
-			if i == 0 && simpleParam(p) && (p.Param.Value == "PWD" || slices.Contains(projectVars, p.Param.Value)) {
-				if p.Param.Value == "PWD" {
-					v = cwd
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					static = false
 				} else {
-					v = r.vars(p.Param.Value)
+					b.WriteString(p.Value)
 				}
-			}
-			if v == "" {
+			case *syntax.DblQuoted:
+				parts(p.Parts, true)
+			case *syntax.ParamExp:
+				v := ""
+				if b.Len() == 0 && simpleParam(p) {
+					switch name := p.Param.Value; {
+					case name == "PWD":
+						v = cwd
+					case slices.Contains(projectVars, name):
+						v = r.vars(name)
+					}
+				}
+				if v == "" {
+					static = false
+				}
+				b.WriteString(v)
+			default:
 				static = false
 			}
-			b.WriteString(v)
-		default:
-			static = false
-		}
-		if !static {
-			break
 		}
 	}
+	parts(w.Parts, false)
 	s := b.String()
 	if !static {
 		if i := strings.LastIndexByte(s, '/'); i > 0 && (filepath.IsAbs(s) || cwd != "") {
@@ -218,8 +237,9 @@ func (r *rewriter) path(w *syntax.Word, cwd string) (path string, ok bool, parti
 			if !filepath.IsAbs(partial) {
 				partial = filepath.Join(cwd, partial)
 			}
+			return "", false, filepath.Clean(partial)
 		}
-		return "", false, filepath.Clean(partial)
+		return "", false, ""
 	}
 	if s == "" {
 		return "", false, ""
@@ -231,6 +251,20 @@ func (r *rewriter) path(w *syntax.Word, cwd string) (path string, ok bool, parti
 		s = filepath.Join(cwd, s)
 	}
 	return filepath.Clean(s), true, ""
+}
+
+// projectVar reports whether the word starts with a project variable.
+func projectVar(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	p, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok {
+		if q, isQ := w.Parts[0].(*syntax.DblQuoted); isQ && len(q.Parts) > 0 {
+			p, ok = q.Parts[0].(*syntax.ParamExp)
+		}
+	}
+	return ok && p.Param != nil && slices.Contains(projectVars, p.Param.Value)
 }
 
 // literal is the value of a word quoted or not that holds no expansion.

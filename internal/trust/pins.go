@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 // The bounds of what one allowance pins: beyond them `hookshim allow`
@@ -129,11 +130,24 @@ func (p *pinner) line(line, dir string, depth int) {
 		return // sh -c "sh -c '…'" nested deeper: not followed
 	}
 	cwd := dir
-	config.SimpleCommands(line, func(words []string) {
-		if words = unwrap(words); len(words) > 0 {
+	// Read by shellcmd, as the policies read commands: the simple
+	// commands in order (after ;, &&, newlines), nested ones (sh -c,
+	// $(…)) included, each with its redirections.
+	cmds, _ := shellcmd.Commands(line)
+	for _, c := range cmds {
+		if words := unwrap(c.Args); len(words) > 0 {
 			p.command(words, &cwd, depth)
 		}
-	})
+		for _, r := range c.Redirects {
+			// What a command reads on its standard input from a file:
+			// for a shell or an interpreter (`sh < lib/x.sh`), a program.
+			if (r.Op == "<" || r.Op == "<>") && !r.Dynamic {
+				if path, dir, ok := p.word(r.Target, cwd); ok {
+					p.pin(path, dir)
+				}
+			}
+		}
+	}
 }
 
 // unwrap drops what runs the real command: assignments, exec, command,
@@ -229,10 +243,21 @@ func (p *pinner) command(words []string, cwd *string, depth int) {
 				p.pin(filepath.Join(dir, m), false)
 			}
 		}
+	case name == "node" || name == "bun" || name == "deno" || name == "tsx" || name == "ts-node":
+		if script := scriptArg(words); script != "" {
+			if path, _, ok := p.word(script, *cwd); ok {
+				p.imports(path, jsImport, jsModule, 0)
+			}
+		}
 	case name == "npm" || name == "npx" || name == "pnpm" || name == "yarn":
 		p.pin(filepath.Join(*cwd, "package.json"), false)
 		p.pin(filepath.Join(*cwd, "scripts"), true)
 	case strings.HasPrefix(name, "python"):
+		if script := scriptArg(words); script != "" {
+			if path, _, ok := p.word(script, *cwd); ok {
+				p.imports(path, pythonImport, pythonModule, 0)
+			}
+		}
 		for i := 1; i+1 < len(words); i++ {
 			if words[i] == "-m" {
 				mod, _, _ := strings.Cut(words[i+1], ".")
