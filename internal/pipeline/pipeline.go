@@ -238,11 +238,13 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		c.note("hookshim is switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
 	}
-	if depth(c.getenv("HOOKSHIM_DEPTH")) > 0 {
+	if in, stray := nestedCall(c.getenv); in {
 		// A handler started an agent that called hookshim again: answering
 		// that nested call from the same policy could loop forever.
-		c.note("called from inside a hookshim handler (HOOKSHIM_DEPTH set): no handler runs")
+		c.note("called from inside a hookshim handler (HOOKSHIM_DEPTH set by the hookshim running it): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
+	} else if stray {
+		c.problem("HOOKSHIM_DEPTH is set, but not by a hookshim running this call's parent: ignored, the policies run; unset it where it comes from (.envrc, a wrapper script)")
 	}
 
 	c.ev = normalize.Event(c.pr, c.spec, p)
@@ -337,10 +339,16 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			"HOOKSHIM_NATIVE_EVENT="+native,
 			"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
 			"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
-			"HOOKSHIM_DEPTH=1",
 		)
+		mark, unmark, err := guard(c.getenv)
+		if err != nil {
+			c.problem("recursion guard: " + err.Error() + "; a hookshim call made by a handler runs its handlers too")
+			mark = []string{"HOOKSHIM_DEPTH=1"}
+		}
+		env = append(env, mark...)
 		r := &run.Runner{Env: env, Deadline: deadline}
 		results = c.runJobs(r, hooks)
+		unmark(slices.ContainsFunc(results, func(r run.Result) bool { return r.Async }))
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
 			claim.Release()
