@@ -35,6 +35,9 @@ func (c *call) admit(path string, v trust.Verified) []byte {
 		c.keep(path, allowed{copy: v.Copy, changes: v.Changes})
 		return v.Content
 	case v.State == trust.Changed || v.State == trust.Outdated:
+		if v.FailsClosed {
+			c.onError = "deny" // the allowed version asked for it
+		}
 		c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, v.State.String()})
 		c.lost = append(c.lost, fmt.Sprintf("%s is %s and no copy of the allowed version is kept: its hooks cannot run; review it, then run: hookshim allow %s", path, v.State, path))
 	}

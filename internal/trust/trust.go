@@ -103,7 +103,15 @@ type Verified struct {
 	// Changes are what differs from the allowed version, when Changed and
 	// a copy says what was allowed.
 	Changes []Change
+	// FailsClosed says that the allowed version asked for on_error deny:
+	// when it cannot be had, the call fails closed for it.
+	FailsClosed bool
 }
+
+// closedMark is the line of an allow record that says the allowed config
+// fails closed. Kept apart from the digest: hookshim writes it, from the
+// content the digest covers.
+const closedMark = "on_error deny"
 
 // Verify is the check of a hook call, made before the config is parsed:
 // the config's bytes (read once, at most config.MaxFileSize of them) and
@@ -128,7 +136,8 @@ func (s Store) Verify(path string) (Verified, error) {
 	if ok {
 		return Verified{State: Allowed, Content: content, Copy: cp}, nil
 	}
-	v := Verified{State: Changed}
+	closed := s.failsClosed(path)
+	v := Verified{State: Changed, FailsClosed: closed}
 	if cp == nil {
 		var big *config.TooLargeError
 		if errors.As(err, &big) || errors.Is(err, fs.ErrNotExist) {
@@ -137,7 +146,7 @@ func (s Store) Verify(path string) (Verified, error) {
 		return v, err
 	}
 	if v.Content, err = cp.Config(); err != nil {
-		return Verified{State: Changed}, fmt.Errorf("the allowed version of %s: %w", path, err)
+		return Verified{State: Changed, FailsClosed: closed}, fmt.Errorf("the allowed version of %s: %w", path, err)
 	}
 	v.Copy, v.Changes = cp, cp.changes(path)
 	return v, nil
@@ -206,11 +215,26 @@ func (s Store) record(path string) ([]Pin, string, State, error) {
 		return nil, "", Outdated, nil
 	}
 	_, rest, _ = strings.Cut(rest, "\n") // the config's path, for people
+	rest = strings.TrimPrefix(rest, closedMark+"\n")
 	pins, err := parsePins(rest)
 	if err != nil {
 		return nil, "", Unknown, fmt.Errorf("%s: %w", allow, err)
 	}
 	return pins, sum, Allowed, nil
+}
+
+// failsClosed reports whether the allow record of path says the allowed
+// config fails closed (read again only on the rare call whose allowance
+// has changed: the record is small, and private, as record checked).
+func (s Store) failsClosed(path string) bool {
+	allow, _ := s.records(path)
+	rec, err := config.ReadFileMax(allow, maxRecord)
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(rec), "\n")
+	_, rest, _ = strings.Cut(rest, "\n")
+	return strings.HasPrefix(rest, closedMark+"\n")
 }
 
 // private checks the allow record and the directories above it, up to
@@ -268,6 +292,9 @@ func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(header + " " + sum + "\n" + f.Path + "\n")
+	if f.OnError == "deny" {
+		b.WriteString(closedMark + "\n")
+	}
 	for _, p := range pins {
 		b.WriteString(p.line() + "\n")
 	}
