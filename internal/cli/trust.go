@@ -185,9 +185,9 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		}
 		switch {
 		case len(held) == 0 && p.Tree:
-			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it revokes the allowance)\n", p.Path)
+			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it is a change)\n", p.Path)
 		case len(held) == 0:
-			fmt.Fprintf(stdout, "  pins file %s (missing: creating it revokes the allowance)\n", p.Path)
+			fmt.Fprintf(stdout, "  pins file %s (missing: creating it is a change)\n", p.Path)
 		case p.Tree:
 			fmt.Fprintf(stdout, "  pins folder %s (everything under it)\n", p.Path)
 			for _, s := range held[1:] { // held[0] is the folder itself

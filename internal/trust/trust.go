@@ -1,8 +1,13 @@
 // Package trust decides whether a project's .openhook.json may run, the
 // way direnv decides for .envrc: the user allows a file, and the allowance
 // holds for that path with exactly that content — and exactly the content
-// of every file its commands can reach inside the project (see Pins). Any
-// change revokes it. A deny beats an allow.
+// of every file its commands can reach inside the project (see Pins). A
+// deny beats an allow.
+//
+// A change does not switch the policy off: `hookshim allow` keeps a copy
+// of what it allowed (Copy), and until the change is allowed, hook calls
+// run that copy and say so. Where no copy can be had, the config does not
+// run and the call answers as its failure mode says.
 //
 // Without this, cloning a repository would be enough to run its code on
 // every tool call of every agent the user has.
