@@ -278,6 +278,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 				c.note(h.Name + " skipped (HOOKSHIM_SKIP)")
 				continue
 			}
+			c.pinHook(f, h)
 			hooks = append(hooks, h)
 			c.rec.Matched = append(c.rec.Matched, h.Name)
 		}

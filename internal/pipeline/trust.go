@@ -71,10 +71,9 @@ func notice(path string, changes []trust.Change) string {
 		path, strings.Join(what, ", "), path)
 }
 
-// pinCommands makes the handlers of the configs that run from an
-// allowance run what was allowed (trust.Copy.Command). A handler whose
-// command still reads a pinned file from the project fails, as its
-// on_error says, when that file may have changed since.
+// pinCommands collects what the configs that run from an allowance must
+// say on this call, and fails the handlers of one whose extended file
+// changed (its allowed version cannot be had).
 func (c *call) pinCommands(configs []config.Found) {
 	for _, f := range configs {
 		a, ok := c.allowed[f.Path]
@@ -97,25 +96,32 @@ func (c *call) pinCommands(configs []config.Found) {
 		} else {
 			c.trustNotices = append(c.trustNotices, notice(f.Path, a.changes))
 		}
-		if a.copy == nil {
-			continue // an allowance older than copies, unchanged: runs as before
-		}
-		for _, h := range f.Hooks {
-			if h.Type != "command" && h.Type != "" || h.Command == "" {
-				continue
-			}
-			line, unsure, err := a.copy.Command(h.Command, h.Dir, c.projectVar)
-			if err != nil {
-				c.unpinned(h, fmt.Errorf("%w; run the tool from %s, or allow a config of that folder", err, filepath.Dir(f.Path)))
-				continue
-			}
-			if len(unsure) > 0 && a.changes != nil {
-				c.unpinned(h, fmt.Errorf("cannot run the allowed version: its command reads %s from the project, which changed since allowed; review it, then run: hookshim allow %s",
-					strings.Join(unsure, ", "), f.Path))
-				continue
-			}
-			h.Command = line
-		}
+	}
+}
+
+// pinHook makes a matched handler of a config that runs from an
+// allowance run what was allowed: its command pointed at the copy
+// (trust.Copy.Command; done for the handlers that run only, as reading a
+// command line costs). A handler whose command still reads a pinned file
+// from the project fails, as its on_error says, when that file may have
+// changed since.
+func (c *call) pinHook(f config.Found, h *config.Hook) {
+	a, ok := c.allowed[f.Path]
+	if !f.Discovered || !ok || a.copy == nil {
+		return // an allowance older than copies, unchanged: runs as before
+	}
+	if h.Type != "command" && h.Type != "" || h.Command == "" || c.pinErrs[h] != nil {
+		return
+	}
+	line, unsure, err := a.copy.Command(h.Command, h.Dir, c.projectVar)
+	switch {
+	case err != nil:
+		c.unpinned(h, fmt.Errorf("%w; run the tool from %s, or allow a config of that folder", err, filepath.Dir(f.Path)))
+	case len(unsure) > 0 && a.changes != nil:
+		c.unpinned(h, fmt.Errorf("cannot run the allowed version: its command reads %s from the project, which changed since allowed; review it, then run: hookshim allow %s",
+			strings.Join(unsure, ", "), f.Path))
+	default:
+		h.Command = line
 	}
 }
 

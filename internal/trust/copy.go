@@ -95,7 +95,10 @@ func (s Store) keep(sum string, content []byte, entries []entry) error {
 			}
 			err = os.WriteFile(p, e.Content, mode)
 		case "link":
-			err = os.Symlink(string(e.Content), p)
+			// A link the system will not make (Windows without the
+			// privilege) is left out: a command naming it then names a
+			// file the copy lacks, and fails as its on_error says.
+			_ = os.Symlink(string(e.Content), p)
 		case "dir":
 			err = os.MkdirAll(p, 0o700)
 		}
