@@ -160,6 +160,11 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", path, state)
+	if _, kept := store.Changes(path); state == trust.Allowed && !kept {
+		// Allowed by a hookshim that kept no copy: calls run the project's
+		// scripts as they are, and a change would stop the policy.
+		fmt.Fprintf(stdout, "  no copy of the allowed version is kept: run hookshim allow again to keep one\n")
+	}
 	if state == trust.Changed || state == trust.Outdated {
 		// What changed, against the copy of what was allowed, which hook
 		// calls keep running until the change is allowed.
