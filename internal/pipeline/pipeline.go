@@ -284,8 +284,12 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		}
 	}
 	if len(c.lost) > 0 && (c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.onError == "deny") {
-		// A policy that cannot run fails closed when asked to.
-		return c.fail(c.lost[0])
+		// A policy that cannot run fails closed when asked to. The
+		// reason, which the model reads, leaves out the fix (hookshim
+		// allow): the problems and the log have it.
+		c.rec.Problems = append(c.rec.Problems, c.lost...)
+		reason, _, _ := strings.Cut(c.lost[0], "; review")
+		return c.fail(reason)
 	}
 	c.rec.Problems = append(c.rec.Problems, c.lost...)
 	if len(hooks) == 0 {

@@ -91,7 +91,7 @@ func (c *call) pinCommands(configs []config.Found) {
 			x := f.Extended[i].Path
 			c.lost = append(c.lost, fmt.Sprintf("%s: %s, which it extends, changed since allowed: its hooks cannot run; review the change, then run: hookshim allow %s", f.Path, x, f.Path))
 			for _, h := range f.Hooks {
-				c.unpinned(h, fmt.Errorf("%s, which %s extends, changed since allowed; review it, then run: hookshim allow %s", x, f.Path, f.Path))
+				c.unpinned(h, fmt.Errorf("%s, which %s extends, changed since allowed", x, f.Path))
 			}
 		} else {
 			c.trustNotices = append(c.trustNotices, notice(f.Path, a.changes))
@@ -118,8 +118,10 @@ func (c *call) pinHook(f config.Found, h *config.Hook) {
 	case err != nil:
 		c.unpinned(h, fmt.Errorf("%w; run the tool from %s, or allow a config of that folder", err, filepath.Dir(f.Path)))
 	case len(unsure) > 0 && a.changes != nil:
-		c.unpinned(h, fmt.Errorf("cannot run the allowed version: its command reads %s from the project, which changed since allowed; review it, then run: hookshim allow %s",
-			strings.Join(unsure, ", "), f.Path))
+		// The fix (hookshim allow) is in the notice the user sees, not in
+		// the failure, which may reach the model as a reason.
+		c.unpinned(h, fmt.Errorf("cannot run the allowed version: its command reads %s from the project, which changed since allowed",
+			strings.Join(unsure, ", ")))
 	default:
 		h.Command = line
 	}
