@@ -124,6 +124,11 @@ func (c *call) pinHook(f config.Found, h *config.Hook) {
 			strings.Join(unsure, ", ")))
 	default:
 		h.Command = line
+		if d := a.copy.Dir(h.Dir); d != "" {
+			// A handler whose working folder is a pinned one (its "cwd")
+			// works in its copy, for what its scripts read relative to it.
+			h.Dir = d
+		}
 	}
 }
 

@@ -14,9 +14,10 @@ import (
 // Command is a handler's command line made to run the allowed copy: every
 // word that names a pinned file — the program, an interpreter's script, a
 // file sourced, the target of `<` — is replaced by the copy's file, quoted.
-// The rest of the line is kept byte for byte, and so are the working
-// folder and the environment the handler gets: only what was pinned comes
-// from the copy. A path is resolved as the handler's shell will resolve it
+// The rest of the line is kept byte for byte, and so are the environment
+// and the working folder the handler gets, unless the line changes into a
+// pinned folder (`cd hooks`): then into its copy. Only what was pinned
+// comes from the copy. A path is resolved as the handler's shell will resolve it
 // when it runs: relative to dir, after the line's own `cd`s (on its own
 // line or before `&&`), the project variables as vars gives them (the
 // tool's project folder, which need not be the config's).
@@ -112,8 +113,16 @@ func (r *rewriter) line(line, dir string, depth int) string {
 			name := filepath.Base(args[0].Lit())
 			if name == "cd" || name == "pushd" {
 				if len(args) > 1 {
-					if p, ok, _ := r.path(args[len(args)-1], cwd); ok {
+					w := args[len(args)-1]
+					if p, ok, _ := r.path(w, cwd); ok {
 						cwd = p
+						if d := r.c.Dir(p); d != "" {
+							// Into a pinned folder: its copy, so that
+							// what a script there reads by a path
+							// relative to the working folder (`.
+							// ./lib.sh`) is the allowed version too.
+							replace(w, shellquote.Word(d))
+						}
 					} else {
 						cwd = "" // a folder known only at run time
 					}
@@ -164,6 +173,19 @@ func (r *rewriter) line(line, dir string, depth int) string {
 	}
 	b.WriteString(line[at:])
 	return b.String()
+}
+
+// Dir is the copy of the folder at abs when abs is a pinned folder the
+// copy holds, else "".
+func (c *Copy) Dir(abs string) string {
+	if !c.Holds(abs) {
+		return ""
+	}
+	d := c.Path(abs)
+	if st, err := os.Lstat(d); err != nil || !st.IsDir() {
+		return ""
+	}
+	return d
 }
 
 // runs reports whether the path a word names is a file of the allowance

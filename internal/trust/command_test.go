@@ -25,6 +25,7 @@ func TestCopyCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, v.Copy)
 	cp := func(rel string) string { return shellquote.Word(v.Copy.Path(filepath.Join(f.Dir, rel))) }
+	files["sub/hooks"] = "" // a folder, for {sub/hooks}
 	for _, tc := range []struct {
 		line, project string // the tool's project folder: f.Dir when ""
 		want          string // {name} stands for the copy of name
@@ -38,8 +39,9 @@ func TestCopyCommand(t *testing.T) {
 		{line: "sh < lib/x.sh", want: "sh < {lib/x.sh}"},
 		{line: "python3 hooks/g.py", want: "python3 {hooks/g.py}"},
 		{line: "python3 g.py", want: "python3 {g.py}"},
-		{line: "cd sub/hooks\nsh h.sh", want: "cd sub/hooks\nsh {sub/hooks/h.sh}"},
-		{line: "cd sub/hooks && sh ./h.sh", want: "cd sub/hooks && sh {sub/hooks/h.sh}"},
+		{line: "cd sub/hooks\nsh h.sh", want: "cd {sub/hooks}\nsh {sub/hooks/h.sh}"},
+		{line: "cd sub/hooks && sh ./h.sh", want: "cd {sub/hooks} && sh {sub/hooks/h.sh}"},
+		{line: "cd sub && sh hooks/h.sh", want: "cd sub && sh {sub/hooks/h.sh}"}, // sub is not pinned
 		{line: `sh -c "sh hooks/h.sh"`, want: "sh -c {-c}"},
 		{line: `sh "$CLAUDE_PROJECT_DIR/hooks/h.sh"`, want: "sh {hooks/h.sh}"},
 		{line: `sh "$CLAUDE_PROJECT_DIR"/hooks/h.sh`, want: "sh {hooks/h.sh}"},
