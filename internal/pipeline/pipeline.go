@@ -408,6 +408,9 @@ func (c *call) discover() ([]config.Found, error) {
 		StartDirs: starts,
 		Gate:      c.trusted,
 	})
+	if err == nil && c.opts.Config == "" && c.getenv("HOOKSHIM_CONFIG") == "" {
+		found = c.removed(found, starts[0])
+	}
 	if err == nil {
 		err = c.extend(found)
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,6 +50,66 @@ func (c *call) keep(path string, a allowed) {
 		c.allowed = map[string]allowed{}
 	}
 	c.allowed[path] = a
+}
+
+// removed finds an allowed project config that is no longer there, nearer
+// to start than the project config discovery found (or with none found):
+// deleting .openhook.json is a change like any other, and its allowed
+// version keeps running. One stat of an allow record per folder above
+// start, up to the config found.
+func (c *call) removed(found []config.Found, start string) []config.Found {
+	if c.getenv("HOOKSHIM_TRUST_ALL") == "1" {
+		return found
+	}
+	store, err := trust.DefaultStore(c.getenv)
+	if err != nil {
+		return found
+	}
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return found
+	}
+	stop := ""
+	for _, f := range found {
+		if f.Discovered {
+			stop = filepath.Dir(f.Path)
+		}
+	}
+	for ; dir != stop; dir = filepath.Dir(dir) {
+		path := filepath.Join(dir, config.FileName)
+		if _, err := os.Lstat(store.Allowance(path)); err == nil {
+			if _, err := os.Lstat(path); err != nil {
+				if f := c.lostConfig(store, path); f != nil {
+					out := slices.DeleteFunc(slices.Clone(found), func(f config.Found) bool { return f.Discovered })
+					return append(out, config.Found{File: f, Discovered: true})
+				}
+				return found
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return found
+}
+
+// lostConfig is the allowed version of a removed config, parsed; nil
+// when it cannot be had (said on every call by admit).
+func (c *call) lostConfig(store trust.Store, path string) *config.File {
+	v, err := store.Verify(path)
+	if err != nil {
+		c.problem("trust: " + err.Error())
+	}
+	content := c.admit(path, v)
+	if content == nil {
+		return nil
+	}
+	f, err := config.Parse(path, content)
+	if err != nil {
+		c.problem("trust: the allowed version of " + path + ": " + err.Error())
+		return nil
+	}
+	return f
 }
 
 // notice says, for one config that runs its allowed version, what
