@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/private"
@@ -175,20 +176,13 @@ func (c *Copy) changes(path string) []Change {
 			}
 		})
 	}
-	slices.SortStableFunc(out[min(1, len(out)):], func(a, b Change) int {
-		return cmpString(a.Path, b.Path)
-	})
-	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	// The config's own change first, then the others by path.
+	start := 0
+	if len(out) > 0 && out[0].Path == path {
+		start = 1
 	}
-	return 0
+	slices.SortStableFunc(out[start:], func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // walk calls fn for each entry under pin that exists, generated files
