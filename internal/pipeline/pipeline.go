@@ -347,7 +347,8 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		)
 		mark, unmark, err := guard(c.getenv)
 		if err != nil {
-			c.problem("recursion guard: " + err.Error() + "; a hookshim call made by a handler runs its handlers too")
+			// Rare (no HOME): noted, not warned on every call.
+			c.note("recursion guard: " + err.Error() + "; a hookshim call made by a handler runs its handlers too")
 			mark = []string{"HOOKSHIM_DEPTH=1"}
 		}
 		env = append(env, mark...)

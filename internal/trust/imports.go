@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/config"
 )
@@ -16,11 +17,19 @@ import (
 // scan is by pattern, not by parsing the language: it may pin a file the
 // script never loads (harmless: a change of it is a change), and a module
 // named at run time (importlib, a computed require) is not seen.
+//
+// The patterns are compiled when first used (sync.OnceValue), not when
+// hookshim starts: every hook call links this package, and only allow,
+// trust and doctor read scripts.
 var (
 	// import a, b / from a import b / from a.b import c
-	pythonImport = regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([A-Za-z_][A-Za-z0-9_]*)|import[ \t]+([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*)*))`)
+	pythonImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([A-Za-z_][A-Za-z0-9_]*)|import[ \t]+([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*)*))`)
+	})
 	// require('./x') / import … from './x' / import('./x')
-	jsImport = regexp.MustCompile(`(?:require[ \t]*\(|from|import[ \t]*\(?)[ \t]*['"](\.\.?/[^'"\n]+)['"]`)
+	jsImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:require[ \t]*\(|from|import[ \t]*\(?)[ \t]*['"](\.\.?/[^'"\n]+)['"]`)
+	})
 )
 
 // maxImportDepth bounds how far imports of imports are followed.
@@ -44,7 +53,7 @@ func jsModule(dir, name string) []string {
 
 // imports pins the modules the script at path loads from beside it, and
 // theirs in turn.
-func (p *pinner) imports(path string, pattern *regexp.Regexp, where func(dir, name string) []string, depth int) {
+func (p *pinner) imports(path string, pattern func() *regexp.Regexp, where func(dir, name string) []string, depth int) {
 	if depth > maxImportDepth {
 		return
 	}
@@ -52,7 +61,7 @@ func (p *pinner) imports(path string, pattern *regexp.Regexp, where func(dir, na
 	if err != nil {
 		return
 	}
-	for _, m := range pattern.FindAllSubmatch(b, -1) {
+	for _, m := range pattern().FindAllSubmatch(b, -1) {
 		var names []string
 		for _, g := range m[1:] {
 			for _, n := range strings.Split(string(g), ",") {
