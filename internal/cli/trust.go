@@ -165,6 +165,24 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", path, state)
+	if _, kept := store.Changes(path); state == trust.Allowed && !kept {
+		// Allowed by a hookshim that kept no copy: calls run the project's
+		// scripts as they are, and a change would stop the policy.
+		fmt.Fprintf(stdout, "  no copy of the allowed version is kept: run hookshim allow again to keep one\n")
+	}
+	if state == trust.Changed || state == trust.Outdated {
+		// What changed, against the copy of what was allowed, which hook
+		// calls keep running until the change is allowed.
+		changes, kept := store.Changes(path)
+		for _, c := range changes {
+			fmt.Fprintf(stdout, "  changed: %s\n", c)
+		}
+		if kept {
+			fmt.Fprintf(stdout, "  hook calls run the allowed version until you allow the change\n")
+		} else {
+			fmt.Fprintf(stdout, "  no copy of the allowed version is kept: its hooks do not run, and each call answers as on_error says\n")
+		}
+	}
 	// What an allowance covers, as the config reads now: each pin, then
 	// the files under it.
 	pins, files, err := trust.Pinned(f)
@@ -177,9 +195,9 @@ func cmdTrust(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 		}
 		switch {
 		case len(held) == 0 && p.Tree:
-			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it revokes the allowance)\n", p.Path)
+			fmt.Fprintf(stdout, "  pins folder %s (missing: creating it is a change)\n", p.Path)
 		case len(held) == 0:
-			fmt.Fprintf(stdout, "  pins file %s (missing: creating it revokes the allowance)\n", p.Path)
+			fmt.Fprintf(stdout, "  pins file %s (missing: creating it is a change)\n", p.Path)
 		case p.Tree:
 			fmt.Fprintf(stdout, "  pins folder %s (everything under it)\n", p.Path)
 			for _, s := range held[1:] { // held[0] is the folder itself

@@ -399,6 +399,14 @@ func checkConfigs(r *Report, o Options) {
 				cr.Trust = state.String()
 				if err != nil {
 					r.Add(Problem{Area: "trust", Path: f.Path, Message: wire.OneLine(err.Error()), Fix: "hookshim allow " + f.Path})
+				} else if changes, kept := store.Changes(f.Path); state == trust.Changed && kept {
+					var what []string
+					for _, c := range changes {
+						what = append(what, displayPath(cwd, c.Path)+" "+c.How)
+					}
+					r.Add(Problem{Area: "trust", Path: f.Path,
+						Message: displayPath(cwd, f.Path) + " is " + state.String() + " (" + strings.Join(what, ", ") + "): its hooks run the allowed version",
+						Fix:     "review the change, then run: hookshim allow " + displayPath(cwd, f.Path)})
 				} else if state != trust.Allowed {
 					r.Add(Problem{Area: "trust", Path: f.Path,
 						Message: displayPath(cwd, f.Path) + " is " + state.String() + ": its hooks do not run",

@@ -24,6 +24,10 @@ func (c *call) jobs(hooks []*config.Hook, spoken *[]spokenDialect) []run.Job {
 	jobs := make([]run.Job, len(hooks))
 	var envelope [][]byte
 	for i, h := range hooks {
+		if err := c.pinErrs[h]; err != nil {
+			jobs[i] = failJob(h, err) // trust.go: it cannot run what was allowed
+			continue
+		}
 		j := run.Job{Hook: h}
 		switch {
 		case h.Type == "http" || h.Type == "prompt":

@@ -154,6 +154,15 @@ type call struct {
 
 	onError   string   // "deny" when a config in force fails closed
 	untrusted []string // configs found but not allowed, with the fix
+
+	// The trust stage (trust.go): what each config with an allowance
+	// runs, the notices of configs that run their allowed version, the
+	// configs whose allowed version cannot be had, and the handlers that
+	// cannot run what was allowed.
+	allowed      map[string]allowed
+	trustNotices []string
+	lost         []string
+	pinErrs      map[*config.Hook]error
 }
 
 func (c *call) answer(raw []byte, readErr error) respond.Answer {
@@ -229,11 +238,13 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		c.note("hookshim is switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
 	}
-	if depth(c.getenv("HOOKSHIM_DEPTH")) > 0 {
+	if in, stray := nestedCall(c.getenv); in {
 		// A handler started an agent that called hookshim again: answering
 		// that nested call from the same policy could loop forever.
-		c.note("called from inside a hookshim handler (HOOKSHIM_DEPTH set): no handler runs")
+		c.note("called from inside a hookshim handler (HOOKSHIM_DEPTH set by the hookshim running it): no handler runs")
 		return respond.NoOpinion(c.pr, c.spec)
+	} else if stray {
+		c.problem("HOOKSHIM_DEPTH is set, but not by a hookshim running this call's parent: ignored, the policies run; unset it where it comes from (.envrc, a wrapper script)")
 	}
 
 	c.ev = normalize.Event(c.pr, c.spec, p)
@@ -246,6 +257,8 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 			return c.fail("config: " + err.Error())
 		}
 	}
+	c.pinCommands(configs)
+	c.trustProblems()
 	var hooks []*config.Hook
 	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
 	for _, f := range configs {
@@ -265,10 +278,20 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 				c.note(h.Name + " skipped (HOOKSHIM_SKIP)")
 				continue
 			}
+			c.pinHook(f, h)
 			hooks = append(hooks, h)
 			c.rec.Matched = append(c.rec.Matched, h.Name)
 		}
 	}
+	if len(c.lost) > 0 && (c.getenv("HOOKSHIM_ON_ERROR") == "deny" || c.onError == "deny") {
+		// A policy that cannot run fails closed when asked to. The
+		// reason, which the model reads, leaves out the fix (hookshim
+		// allow): the problems and the log have it.
+		c.rec.Problems = append(c.rec.Problems, c.lost...)
+		reason, _, _ := strings.Cut(c.lost[0], "; review")
+		return c.fail(reason)
+	}
+	c.rec.Problems = append(c.rec.Problems, c.lost...)
 	if len(hooks) == 0 {
 		return c.untrustedAnswer()
 	}
@@ -315,7 +338,9 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	}
 	if claim == nil || claim.Won {
 		c.rec.Call = c.rec.ID
-		results = c.runJobs(c.runner(deadline), hooks)
+		r, done := c.runner(deadline)
+		results = c.runJobs(r, hooks)
+		done(results)
 		c.applyExports(results)
 		if claim != nil && run.Interrupted(results) {
 			// Told to stop mid-call: a retry must run the handlers.
@@ -334,23 +359,36 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	}
 	v := respond.Verdict(c.spec, results, onError)
 	if v.UpdatedInput != nil {
-		v = c.recheck(c.runner(deadline), hooks, results, v, onError)
+		r, done := c.runner(deadline)
+		v = c.recheck(r, hooks, results, v, onError)
+		done(nil)
 	}
+	c.tellUser(&v)
 	c.rec.Verdict = &v
 	return respond.Encode(c.pr, c.spec, v)
 }
 
-// runner runs this call's handlers, in the environment they are given.
-func (c *call) runner(deadline time.Time) *run.Runner {
+// runner runs this call's handlers, in the environment they are given,
+// marked as this running hookshim's own (see guard); done ends the mark
+// once they have answered, keeping it for async handlers still running.
+func (c *call) runner(deadline time.Time) (r *run.Runner, done func([]run.Result)) {
 	env := append(os.Environ(),
 		"HOOKSHIM_PROVIDER="+c.pr.ID,
 		"HOOKSHIM_EVENT="+string(c.ev.Name),
 		"HOOKSHIM_NATIVE_EVENT="+c.rec.Native,
 		"HOOKSHIM_SESSION_ID="+c.ev.SessionID,
 		"HOOKSHIM_PROJECT_DIR="+c.ev.ProjectDir,
-		"HOOKSHIM_DEPTH=1",
 	)
-	return &run.Runner{Env: env, Deadline: deadline}
+	mark, unmark, err := guard(c.getenv)
+	if err != nil {
+		// Rare (no HOME): noted, not warned on every call.
+		c.note("recursion guard: " + err.Error() + "; a hookshim call made by a handler runs its handlers too")
+		mark = []string{"HOOKSHIM_DEPTH=1"}
+	}
+	env = append(env, mark...)
+	return &run.Runner{Env: env, Deadline: deadline}, func(results []run.Result) {
+		unmark(slices.ContainsFunc(results, func(r run.Result) bool { return r.Async }))
+	}
 }
 
 // notJSON says what is wrong with a payload that is not one JSON object.
@@ -386,6 +424,9 @@ func (c *call) discover() ([]config.Found, error) {
 		StartDirs: starts,
 		Gate:      c.trusted,
 	})
+	if err == nil && c.opts.Config == "" && c.getenv("HOOKSHIM_CONFIG") == "" {
+		found = c.removed(found, starts[0])
+	}
 	if err == nil {
 		err = c.extend(found)
 	}
@@ -486,6 +527,7 @@ func (c *call) claim(hooks []*config.Hook, configs []config.Found) *dedupe.Claim
 	for _, h := range hooks {
 		dc.Files = append(dc.Files, run.Files(h)...)
 	}
+	dc.Files = append(dc.Files, c.changedFiles(configs)...)
 	key, window := dedupe.Key(dc)
 	cl, err := dedupe.Take(dedupe.Dir(c.getenv), key, window)
 	if err != nil {
@@ -504,19 +546,21 @@ func (c *call) trusted(path string) ([]byte, error) {
 		return config.ReadFile(path)
 	}
 	store, err := trust.DefaultStore(c.getenv)
-	state := trust.Unknown
-	var content []byte
+	var v trust.Verified
 	if err == nil {
-		state, content, err = store.Verify(path)
+		v, err = store.Verify(path)
 	}
 	if err != nil {
 		c.problem("trust: " + err.Error())
 	}
-	if state == trust.Allowed {
+	if content := c.admit(path, v); content != nil {
 		return content, nil
 	}
-	c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, state.String()})
-	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, state, path))
+	if v.State == trust.Changed || v.State == trust.Outdated {
+		return nil, config.ErrSkip // lost: said on every call (admit)
+	}
+	c.rec.Trust = append(c.rec.Trust, ConfigTrust{path, v.State.String()})
+	c.untrusted = append(c.untrusted, fmt.Sprintf("%s is %s: its hooks do not run; review it, then run: hookshim allow %s", path, v.State, path))
 	return nil, config.ErrSkip
 }
 
@@ -527,6 +571,8 @@ func (c *call) trustState(f config.Found) string {
 		return "not needed"
 	case c.getenv("HOOKSHIM_TRUST_ALL") == "1":
 		return "HOOKSHIM_TRUST_ALL=1"
+	case c.allowed[f.Path].changes != nil:
+		return "changed since allowed: the allowed version runs"
 	}
 	return trust.Allowed.String()
 }
@@ -535,6 +581,12 @@ func (c *call) trustState(f config.Found) string {
 // session start, where the tool shows messages) how to allow the project's
 // config.
 func (c *call) untrustedAnswer() respond.Answer {
+	var v decision.Verdict
+	if c.tellUser(&v); v.SystemMessage != "" {
+		// A policy that runs an older version, or none, says so on
+		// every call, also one it has no handler for.
+		return respond.Encode(c.pr, c.spec, v)
+	}
 	if len(c.untrusted) == 0 || c.spec.Canonical != event.SessionStart {
 		return respond.NoOpinion(c.pr, c.spec)
 	}

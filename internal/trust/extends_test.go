@@ -53,9 +53,9 @@ func TestPinsExtended(t *testing.T) {
 	_, _, err = s.Allow(f)
 	require.NoError(t, err)
 	verify := func() State {
-		st, _, err := s.Verify(f.Path)
+		v, err := s.Verify(f.Path)
 		require.NoError(t, err)
-		return st
+		return v.State
 	}
 	require.Equal(t, Allowed, verify())
 	for _, p := range []string{"policies/base.json", "policies/hooks/team.sh", "p/team/local.json", "p/tools/t.sh"} {
@@ -90,7 +90,7 @@ func TestPinsExtendedLink(t *testing.T) {
 	_, _, err = s.Allow(f)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(root, "team.json"), []byte(`{"spec": "hooks/0.1", "hooks": [{"command": "x"}]}`), 0o644))
-	st, _, err := s.Verify(f.Path)
+	v, err := s.Verify(f.Path)
 	require.NoError(t, err)
-	require.Equal(t, Changed, st)
+	require.Equal(t, Changed, v.State)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
+	"github.com/hookshim/hookshim/internal/shellcmd"
 )
 
 // The bounds of what one allowance pins: beyond them `hookshim allow`
@@ -129,11 +130,24 @@ func (p *pinner) line(line, dir string, depth int) {
 		return // sh -c "sh -c '…'" nested deeper: not followed
 	}
 	cwd := dir
-	config.SimpleCommands(line, func(words []string) {
-		if words = unwrap(words); len(words) > 0 {
+	// Read by shellcmd, as the policies read commands: the simple
+	// commands in order (after ;, &&, newlines), nested ones (sh -c,
+	// $(…)) included, each with its redirections.
+	cmds, _ := shellcmd.Commands(line)
+	for _, c := range cmds {
+		if words := unwrap(c.Args); len(words) > 0 {
 			p.command(words, &cwd, depth)
 		}
-	})
+		for _, r := range c.Redirects {
+			// What a command reads on its standard input from a file:
+			// for a shell or an interpreter (`sh < lib/x.sh`), a program.
+			if (r.Op == "<" || r.Op == "<>") && !r.Dynamic {
+				if path, dir, ok := p.word(r.Target, cwd); ok {
+					p.pin(path, dir)
+				}
+			}
+		}
+	}
 }
 
 // unwrap drops what runs the real command: assignments, exec, command,
@@ -229,10 +243,21 @@ func (p *pinner) command(words []string, cwd *string, depth int) {
 				p.pin(filepath.Join(dir, m), false)
 			}
 		}
+	case name == "node" || name == "bun" || name == "deno" || name == "tsx" || name == "ts-node":
+		if script := scriptArg(words); script != "" {
+			if path, _, ok := p.word(script, *cwd); ok {
+				p.imports(path, jsImport, jsModule, 0)
+			}
+		}
 	case name == "npm" || name == "npx" || name == "pnpm" || name == "yarn":
 		p.pin(filepath.Join(*cwd, "package.json"), false)
 		p.pin(filepath.Join(*cwd, "scripts"), true)
 	case strings.HasPrefix(name, "python"):
+		if script := scriptArg(words); script != "" {
+			if path, _, ok := p.word(script, *cwd); ok {
+				p.imports(path, pythonImport, pythonModule, 0)
+			}
+		}
 		for i := 1; i+1 < len(words); i++ {
 			if words[i] == "-m" {
 				mod, _, _ := strings.Cut(words[i+1], ".")
@@ -374,7 +399,27 @@ func within(dir, path string) bool {
 // files it read. Each entry is hashed with its kind, so that a file that
 // appears, disappears, becomes a link or a folder is a change too.
 func digest(path string, content []byte, pins []Pin) (string, []string, error) {
+	return walkPins(path, content, pins, nil)
+}
+
+// entry is one thing an allowance holds, as digest hashed it: kind is
+// "file", "link" (Content is its target), "dir" or "absent".
+type entry struct {
+	Kind, Path string
+	Content    []byte
+	Mode       fs.FileMode
+}
+
+// walkPins is digest, handing each entry it hashes to visit (when not
+// nil): `hookshim allow` keeps them, as what was allowed (copy.go).
+func walkPins(path string, content []byte, pins []Pin, visit func(entry)) (string, []string, error) {
 	h := sha256.New()
+	record := func(kind, path string, b []byte, mode fs.FileMode) {
+		writeEntry(h, kind, path, b)
+		if visit != nil {
+			visit(entry{Kind: kind, Path: path, Content: b, Mode: mode})
+		}
+	}
 	fmt.Fprintf(h, "%s\n", header)
 	writeEntry(h, "config", path, content)
 	var files []string
@@ -383,7 +428,7 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 		st, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			writeEntry(h, "absent", path, nil)
+			record("absent", path, nil, 0)
 			return nil
 		case err != nil:
 			return err
@@ -400,9 +445,9 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 			if err != nil {
 				return err
 			}
-			writeEntry(h, "link", path, []byte(target))
+			record("link", path, []byte(target), 0)
 		case st.IsDir():
-			writeEntry(h, "dir", path, nil)
+			record("dir", path, nil, st.Mode())
 		case st.Mode().IsRegular():
 			b, err := config.ReadFileMax(path, MaxPinnedBytes-size)
 			var big *config.TooLargeError
@@ -413,9 +458,9 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 				return err
 			}
 			size += int64(len(b))
-			writeEntry(h, "file", path, b)
+			record("file", path, b, st.Mode())
 		default:
-			writeEntry(h, "other "+st.Mode().Type().String(), path, nil)
+			record("other "+st.Mode().Type().String(), path, nil, 0)
 		}
 		return nil
 	}
@@ -429,10 +474,16 @@ func digest(path string, content []byte, pins []Pin) (string, []string, error) {
 		err := filepath.WalkDir(pin.Path, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) && path == pin.Path {
-					writeEntry(h, "absent", path, nil)
+					record("absent", path, nil, 0)
 					return nil
 				}
 				return err
+			}
+			if path != pin.Path && Generated(d.Name()) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
 			}
 			return add(pin.Path, path)
 		})

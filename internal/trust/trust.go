@@ -1,8 +1,13 @@
 // Package trust decides whether a project's .openhook.json may run, the
 // way direnv decides for .envrc: the user allows a file, and the allowance
 // holds for that path with exactly that content — and exactly the content
-// of every file its commands can reach inside the project (see Pins). Any
-// change revokes it. A deny beats an allow.
+// of every file its commands can reach inside the project (see Pins). A
+// deny beats an allow.
+//
+// A change does not switch the policy off: `hookshim allow` keeps a copy
+// of what it allowed (Copy), and until the change is allowed, hook calls
+// run that copy and say so. Where no copy can be had, the config does not
+// run and the call answers as its failure mode says.
 //
 // Without this, cloning a repository would be enough to run its code on
 // every tool call of every agent the user has.
@@ -90,28 +95,82 @@ const header = "hookshim-trust 2"
 // maxRecord bounds an allow record: a path and a list of pins.
 const maxRecord = 1 << 20
 
+// Verified is a project config's trust at one hook call.
+type Verified struct {
+	State State
+	// Content is what to parse: the config as it is now when Allowed; the
+	// allowed version's, from the copy, when Changed and a copy was kept;
+	// nil when nothing of it may run.
+	Content []byte
+	// Copy is what the handlers' scripts run from (see Copy); nil when no
+	// copy was kept (an allowance recorded by an older hookshim).
+	Copy *Copy
+	// Changes are what differs from the allowed version, when Changed and
+	// a copy says what was allowed.
+	Changes []Change
+	// FailsClosed says that the allowed version asked for on_error deny:
+	// when it cannot be had, the call fails closed for it.
+	FailsClosed bool
+}
+
+// closedMark is the line of an allow record that says the allowed config
+// fails closed. Kept apart from the digest: hookshim writes it, from the
+// content the digest covers.
+const closedMark = "on_error deny"
+
 // Verify is the check of a hook call, made before the config is parsed:
 // the config's bytes (read once, at most config.MaxFileSize of them) and
-// the pinned files against the allow record. It returns the bytes it
-// hashed when they are allowed, for the caller to parse; a config that
-// has no allowance is not read at all.
-func (s Store) Verify(path string) (State, []byte, error) {
+// the pinned files against the allow record. When they are allowed, it
+// returns the bytes it hashed, for the caller to parse; when they changed
+// since, the allowed version's bytes from the copy, which the call keeps
+// enforcing until the user allows the change. A config that has no
+// allowance is not read at all.
+func (s Store) Verify(path string) (Verified, error) {
 	pins, want, state, err := s.record(path)
 	if state != Allowed || err != nil {
-		return state, nil, err
+		return Verified{State: state}, err
 	}
+	cp := s.copyOf(want, pins)
 	content, err := config.ReadFileMax(path, config.MaxFileSize)
-	var big *config.TooLargeError
-	if errors.As(err, &big) {
-		return Changed, nil, nil // allow refuses such a file: it grew since
+	ok := false
+	if err == nil {
+		// A file that cannot be read or has grown past the bounds is a
+		// change like any other: the copy says what was allowed.
+		ok, err = matches(path, content, pins, want)
 	}
-	if err != nil {
-		return Unknown, nil, err
+	if ok {
+		return Verified{State: Allowed, Content: content, Copy: cp}, nil
 	}
-	if ok, err := matches(path, content, pins, want); !ok || err != nil {
-		return Changed, nil, err
+	closed := s.failsClosed(path)
+	v := Verified{State: Changed, FailsClosed: closed}
+	if cp == nil {
+		var big *config.TooLargeError
+		if errors.As(err, &big) || errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		return v, err
 	}
-	return Allowed, content, nil
+	if v.Content, err = cp.Config(); err != nil {
+		return Verified{State: Changed, FailsClosed: closed}, fmt.Errorf("the allowed version of %s: %w", path, err)
+	}
+	v.Copy, v.Changes = cp, cp.changes(path)
+	return v, nil
+}
+
+// Changes lists what differs between the allowed version of the config
+// at path and the project now, for `hookshim trust` and doctor; kept is
+// false when no copy of the allowed version was kept, and then nothing
+// can be listed.
+func (s Store) Changes(path string) (changes []Change, kept bool) {
+	pins, want, state, err := s.record(path)
+	if state != Allowed || err != nil {
+		return nil, false
+	}
+	cp := s.copyOf(want, pins)
+	if cp == nil {
+		return nil, false
+	}
+	return cp.changes(path), true
 }
 
 // Check returns the trust state of a config already parsed (doctor,
@@ -161,11 +220,26 @@ func (s Store) record(path string) ([]Pin, string, State, error) {
 		return nil, "", Outdated, nil
 	}
 	_, rest, _ = strings.Cut(rest, "\n") // the config's path, for people
+	rest = strings.TrimPrefix(rest, closedMark+"\n")
 	pins, err := parsePins(rest)
 	if err != nil {
 		return nil, "", Unknown, fmt.Errorf("%s: %w", allow, err)
 	}
 	return pins, sum, Allowed, nil
+}
+
+// failsClosed reports whether the allow record of path says the allowed
+// config fails closed (read again only on the rare call whose allowance
+// has changed: the record is small, and private, as record checked).
+func (s Store) failsClosed(path string) bool {
+	allow, _ := s.records(path)
+	rec, err := config.ReadFileMax(allow, maxRecord)
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(rec), "\n")
+	_, rest, _ = strings.Cut(rest, "\n")
+	return strings.HasPrefix(rest, closedMark+"\n")
 }
 
 // private checks the allow record and the directories above it, up to
@@ -210,12 +284,22 @@ func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 		return nil, nil, &config.TooLargeError{Path: f.Path, Size: int64(len(content)), Max: config.MaxFileSize}
 	}
 	pins := Pins(f)
-	sum, files, err := digest(f.Path, content, pins)
+	var entries []entry
+	sum, files, err := walkPins(f.Path, content, pins, func(e entry) { entries = append(entries, e) })
 	if err != nil {
 		return nil, nil, err
 	}
+	_, old, _, _ := s.record(f.Path)
+	// The copy first: a record never names an allowance whose copy is
+	// not there whole.
+	if err := s.keep(sum, content, entries); err != nil {
+		return nil, nil, fmt.Errorf("keeping a copy of what is allowed: %w", err)
+	}
 	var b strings.Builder
 	b.WriteString(header + " " + sum + "\n" + f.Path + "\n")
+	if f.OnError == "deny" {
+		b.WriteString(closedMark + "\n")
+	}
 	for _, p := range pins {
 		b.WriteString(p.line() + "\n")
 	}
@@ -226,18 +310,29 @@ func (s Store) Allow(f *config.File) ([]Pin, []string, error) {
 	if err := os.Remove(deny); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}
+	if old != "" && old != sum {
+		// The copy of the allowance this one replaces. A call that
+		// started before may be running a script from it: it finds it
+		// gone and fails as its hook's on_error says, as it would have
+		// with the script edited in place.
+		_ = os.RemoveAll(s.copyDir(old))
+	}
 	return pins, files, nil
 }
 
 // Deny records the path as denied (whatever its content) and drops an
 // allowance.
 func (s Store) Deny(path string) error {
+	_, old, _, _ := s.record(path)
 	allow, deny := s.records(path)
 	if err := s.save(deny, []byte(path+"\n")); err != nil {
 		return err
 	}
 	if err := os.Remove(allow); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if old != "" {
+		_ = os.RemoveAll(s.copyDir(old))
 	}
 	return nil
 }

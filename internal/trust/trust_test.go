@@ -117,30 +117,70 @@ func store(t *testing.T) Store {
 }
 
 // Every file under a pinned folder is part of the allowance: an edit, a
-// new file, a file removed revoke it.
+// new file, a file removed are changes, each named; the allowed version
+// is what the call gets to run.
 func TestVerifyPinnedTree(t *testing.T) {
 	s := store(t)
-	for name, change := range map[string]func(dir string){
-		"edit":   func(dir string) { os.WriteFile(filepath.Join(dir, "hooks/lib/l.sh"), []byte("evil"), 0o644) },
-		"add":    func(dir string) { os.WriteFile(filepath.Join(dir, "hooks/new.sh"), nil, 0o644) },
-		"remove": func(dir string) { os.Remove(filepath.Join(dir, "hooks/lib/l.sh")) },
-		"appear": func(dir string) { os.MkdirAll(filepath.Join(dir, "later"), 0o755) },
+	for name, tc := range map[string]struct {
+		change func(dir string)
+		want   []string // path relative to the project, then how
+	}{
+		"edit":   {func(dir string) { os.WriteFile(filepath.Join(dir, "hooks/lib/l.sh"), []byte("evil"), 0o644) }, []string{"hooks/lib/l.sh edited"}},
+		"add":    {func(dir string) { os.WriteFile(filepath.Join(dir, "hooks/new.sh"), nil, 0o644) }, []string{"hooks/new.sh added"}},
+		"remove": {func(dir string) { os.Remove(filepath.Join(dir, "hooks/lib/l.sh")) }, []string{"hooks/lib/l.sh removed"}},
+		"appear": {func(dir string) { os.MkdirAll(filepath.Join(dir, "later"), 0o755) }, []string{"later added"}},
+		"config": {func(dir string) { os.WriteFile(filepath.Join(dir, config.FileName), []byte("{}"), 0o644) }, []string{config.FileName + " edited"}},
+		"config and script": {func(dir string) {
+			os.WriteFile(filepath.Join(dir, "hooks/h.sh"), []byte("exit 0"), 0o644)
+			os.Remove(filepath.Join(dir, config.FileName))
+		}, []string{config.FileName + " removed", "hooks/h.sh edited"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := project(t, map[string]string{"hooks/h.sh": ". ./lib/l.sh", "hooks/lib/l.sh": "ok"}, "sh later/x.sh; cd hooks && sh h.sh")
 			_, _, err := s.Allow(f)
 			require.NoError(t, err)
-			st, content, err := s.Verify(f.Path)
+			v, err := s.Verify(f.Path)
 			require.NoError(t, err)
-			require.Equal(t, Allowed, st)
-			require.Equal(t, f.Content, content)
-			change(f.Dir)
-			st, content, err = s.Verify(f.Path)
+			require.Equal(t, Allowed, v.State)
+			require.Equal(t, f.Content, v.Content)
+			require.NotNil(t, v.Copy)
+			tc.change(f.Dir)
+			v, err = s.Verify(f.Path)
 			require.NoError(t, err)
-			require.Equal(t, Changed, st)
-			require.Nil(t, content)
+			require.Equal(t, Changed, v.State)
+			require.Equal(t, f.Content, v.Content, "the allowed version runs")
+			var got []string
+			for _, c := range v.Changes {
+				rel, _ := filepath.Rel(f.Dir, c.Path)
+				got = append(got, rel+" "+c.How)
+			}
+			require.Equal(t, tc.want, got)
+			changes, kept := s.Changes(f.Path)
+			require.True(t, kept)
+			require.Equal(t, v.Changes, changes)
 		})
 	}
+}
+
+// What tools and editors write beside the scripts is no change: Python's
+// bytecode cache, swap, backup and lock files, .DS_Store.
+func TestGeneratedFilesAreNoChange(t *testing.T) {
+	s := store(t)
+	f := project(t, map[string]string{"hooks/guard.py": "import helper\n", "hooks/helper.py": "X = 1\n"}, "python3 hooks/guard.py")
+	_, _, err := s.Allow(f)
+	require.NoError(t, err)
+	for _, p := range []string{"hooks/__pycache__/helper.cpython-312.pyc", "hooks/helper.pyc", "hooks/.guard.py.swp", "hooks/.guard.py.swo",
+		"hooks/guard.py~", "hooks/#guard.py#", "hooks/.DS_Store"} {
+		full := filepath.Join(f.Dir, p)
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Symlink("user@host.123", filepath.Join(f.Dir, "hooks/.#guard.py")))
+	v, err := s.Verify(f.Path)
+	require.NoError(t, err)
+	require.Equal(t, Allowed, v.State)
+	changes, _ := s.Changes(f.Path)
+	require.Empty(t, changes)
 }
 
 // A config without an allowance is never read, whatever it holds.
@@ -148,22 +188,24 @@ func TestVerifyUnknownIsNotRead(t *testing.T) {
 	s := store(t)
 	path := filepath.Join(t.TempDir(), config.FileName)
 	require.NoError(t, os.Mkdir(path, 0o755)) // a folder: any read would fail
-	st, content, err := s.Verify(path)
+	v, err := s.Verify(path)
 	require.NoError(t, err)
-	require.Equal(t, Unknown, st)
-	require.Nil(t, content)
+	require.Equal(t, Unknown, v.State)
+	require.Nil(t, v.Content)
 }
 
-// A config grown past the size bound after its allowance is not read.
+// A config grown past the size bound after its allowance is a change:
+// the allowed version runs.
 func TestVerifyTooLarge(t *testing.T) {
 	s := store(t)
 	f := project(t, nil, "echo")
 	_, _, err := s.Allow(f)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(f.Path, make([]byte, config.MaxFileSize+1), 0o644))
-	st, _, err := s.Verify(f.Path)
+	v, err := s.Verify(f.Path)
 	require.NoError(t, err)
-	require.Equal(t, Changed, st)
+	require.Equal(t, Changed, v.State)
+	require.Equal(t, f.Content, v.Content)
 }
 
 // An allowance recorded by the previous layout allows nothing, and says so.
@@ -173,10 +215,11 @@ func TestOutdatedRecord(t *testing.T) {
 	allow := s.Allowance(f.Path)
 	require.NoError(t, os.MkdirAll(filepath.Dir(allow), 0o700))
 	require.NoError(t, os.WriteFile(allow, []byte(strings.Repeat("ab", 32)+"\n"+f.Path+"\n"), 0o600))
-	st, _, err := s.Verify(f.Path)
+	v, err := s.Verify(f.Path)
 	require.NoError(t, err)
-	require.Equal(t, Outdated, st)
-	require.Contains(t, st.String(), "changed since allowed")
+	require.Equal(t, Outdated, v.State)
+	require.Nil(t, v.Content, "no copy: nothing to run")
+	require.Contains(t, v.State.String(), "changed since allowed")
 }
 
 // Beyond the bounds, allow refuses.

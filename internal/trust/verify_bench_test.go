@@ -13,8 +13,8 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if st, _, err := s.Verify(f.Path); st != Allowed || err != nil {
-			b.Fatal(st, err)
+		if v, err := s.Verify(f.Path); v.State != Allowed || err != nil {
+			b.Fatal(v.State, err)
 		}
 	}
 }
