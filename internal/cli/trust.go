@@ -74,6 +74,15 @@ func cmdAllow(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(
 	for _, w := range f.Warnings {
 		warningf(stderr, "%s", w)
 	}
+	if len(f.Unsafe) > 0 {
+		// Allowed as it is, the hook would fail open where its author
+		// asked it to fail closed.
+		for _, w := range f.Unsafe {
+			errorf(stderr, "not allowed: %s", w)
+		}
+		hintf(stderr, "a misspelt on_error, blocking or timeout_action would be ignored and the hook fail open: correct it, then allow again")
+		return 1
+	}
 	if !resolveExtends(f, getenv, true, stderr) {
 		hintf(stderr, "an allowance covers every config this one extends: fix or fetch them (hookshim fetch), then allow again")
 		return 1

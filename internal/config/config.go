@@ -34,8 +34,12 @@ type File struct {
 	Hooks    []*Hook
 	OnError  string   // "allow" (default) or "deny": what hookshim's own and handlers' failures answer
 	Warnings []string // non-fatal problems, with positions
-	Redact   []string // fields of the decision log to keep out of it ("tool_input.password")
-	Content  []byte   // the file's bytes as read, for the trust check's hash
+	// Unsafe are the unknown fields that look like a misspelt field
+	// deciding whether a hook may fail open ("on_eror": "deny"): ignored
+	// at run time like any unknown field, but never allowed (see Risky).
+	Unsafe  []string
+	Redact  []string // fields of the decision log to keep out of it ("tool_input.password")
+	Content []byte   // the file's bytes as read, for the trust check's hash
 
 	Extends  []Extension // the "extends" entries, as written (see extends.go)
 	Extended []*File     // the configs they pulled in, once resolved (package extend)
@@ -760,8 +764,17 @@ func (p *parser) unknown(k gjson.Result, in string, known []string) {
 	if in != "" {
 		where = " in " + in
 	}
-	p.file.Warnings = append(p.file.Warnings, p.pos(k)+fmt.Sprintf(": unknown field %q%s is ignored%s", k.Str, where, DidYouMean(k.Str, known)))
+	w := p.pos(k) + fmt.Sprintf(": unknown field %q%s is ignored%s", k.Str, where, DidYouMean(k.Str, known))
+	p.file.Warnings = append(p.file.Warnings, w)
+	if slices.Contains(failFields, Nearest(k.Str, known)) {
+		p.file.Unsafe = append(p.file.Unsafe, w)
+	}
 }
+
+// failFields decide whether a hook's failure or answer can let a call
+// through: a misspelling of one silently turns a fail-closed hook into a
+// fail-open one, which the user would believe protects them.
+var failFields = []string{"on_error", "blocking", "timeout_action"}
 
 func trimBOM(b []byte) []byte {
 	return bytes.TrimPrefix(b, []byte("\ufeff"))
