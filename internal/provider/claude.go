@@ -53,9 +53,10 @@ import (
 //     it and print its path, and any other answer fails the creation.
 //     hookshim cannot take part; install never registers it.
 var Claude = &Provider{
-	ID:      "claude-code",
-	Name:    "Claude Code",
-	Install: claudeInstall,
+	ID:       "claude-code",
+	Name:     "Claude Code",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  claudeInstall,
 	Signals: []Signal{
 		// Tool call ids are Anthropic API ids, toolu_01…
 		Prefixed("tool_use_id", "toolu_", 5),

@@ -64,9 +64,10 @@ import (
 //     other event is fire-and-forget and its answer is not read; the
 //     extension does not run TaskResume, PreCompact or Notification hooks.
 var Cline = &Provider{
-	ID:      "cline",
-	Name:    "Cline",
-	Install: clineInstall,
+	ID:       "cline",
+	Name:     "Cline",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  clineInstall,
 	Signals: []Signal{
 		Has("clineVersion", 10),
 		OneOf("hookName", 6, "TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse",

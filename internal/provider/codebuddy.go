@@ -49,9 +49,10 @@ import (
 //     times out BLOCKS the tool ("Hook timed out after N ms", measured), so
 //     hookshim must answer well inside the registered timeout.
 var CodeBuddy = &Provider{
-	ID:      "codebuddy",
-	Name:    "CodeBuddy Code",
-	Install: codeBuddyInstall,
+	ID:       "codebuddy",
+	Name:     "CodeBuddy Code",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  codeBuddyInstall,
 	Signals: []Signal{
 		// Every payload of 2.117.0 carries both; no other Claude look-alike
 		// sends a "client" key.

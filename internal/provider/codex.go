@@ -49,9 +49,10 @@ import (
 //     approval flow go on (events/permission_request.rs), which is "ask";
 //   - Interrupt accepts only systemMessage.
 var Codex = &Provider{
-	ID:      "codex",
-	Name:    "Codex",
-	Install: codexInstall,
+	ID:       "codex",
+	Name:     "Codex",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  codexInstall,
 	Signals: []Signal{
 		{Weight: 4, desc: "turn_id on a tool, prompt or stop event", test: func(p Payload) bool {
 			return p.Get("turn_id").Exists() && hookEventName(p) != "MessageDisplay"

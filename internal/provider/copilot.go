@@ -60,9 +60,10 @@ import (
 //   - hook processes get COPILOT_CLI=1, COPILOT_PROJECT_DIR,
 //     COPILOT_HOOK_DIR and CLAUDE_PROJECT_DIR (measured).
 var Copilot = &Provider{
-	ID:      "copilot-cli",
-	Name:    "GitHub Copilot CLI",
-	Install: copilotInstall,
+	ID:       "copilot-cli",
+	Name:     "GitHub Copilot CLI",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  copilotInstall,
 	Signals: []Signal{
 		{Weight: 8, desc: "sessionId with an epoch-ms timestamp", test: func(p Payload) bool {
 			return p.Get("sessionId").Type == gjson.String && p.Get("timestamp").Type == gjson.Number

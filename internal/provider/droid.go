@@ -65,9 +65,10 @@ import (
 //   - PreCompact: only exit 2 or 3 stops the compaction;
 //   - SubagentStop, Notification, SessionEnd: the answer is not read.
 var Droid = &Provider{
-	ID:      "factory-droid",
-	Name:    "Factory Droid",
-	Install: droidInstall,
+	ID:       "factory-droid",
+	Name:     "Factory Droid",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  droidInstall,
 	Signals: []Signal{
 		{Weight: 6, desc: `transcript_path is under "/.factory/"`, test: func(p Payload) bool {
 			return containsPath(droidField(p, "transcript_path", "transcriptPath").Str, "/.factory/")

@@ -51,9 +51,10 @@ import (
 //     tool_response carries error {message, type}; a shell command that
 //     exits non-zero is not a failure (its llmContent says the exit code).
 var Gemini = &Provider{
-	ID:      "gemini-cli",
-	Name:    "Gemini CLI",
-	Install: geminiInstall,
+	ID:       "gemini-cli",
+	Name:     "Gemini CLI",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  geminiInstall,
 	Signals: []Signal{
 		OneOf("hook_event_name", 8, "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
 			"BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"),

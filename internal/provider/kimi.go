@@ -57,9 +57,10 @@ import (
 //     model's next step ends (measured), so after-tool handlers get little
 //     time.
 var Kimi = &Provider{
-	ID:      "kimi-code",
-	Name:    "Kimi Code",
-	Install: kimiInstall,
+	ID:       "kimi-code",
+	Name:     "Kimi Code",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  kimiInstall,
 	Signals: []Signal{
 		Has("client_type", 3),
 		Is("client_type", "kimi_code_cli", 7),

@@ -43,9 +43,10 @@ import (
 // Detection: event_type with working_directory is Letta's shape alone
 // (OpenHands sends event_type with working_dir).
 var Letta = &Provider{
-	ID:      "letta-code",
-	Name:    "Letta Code",
-	Install: lettaInstall,
+	ID:       "letta-code",
+	Name:     "Letta Code",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  lettaInstall,
 	Signals: []Signal{
 		{Weight: 8, desc: "event_type and working_directory", test: func(p Payload) bool {
 			return p.Get("event_type").Type == gjson.String && p.Get("working_directory").Type == gjson.String

@@ -90,6 +90,8 @@ func bridged(id, name string, b bridge, install *Install) *Provider {
 		ID:      id,
 		Name:    name,
 		Install: install,
+		// Both bridged tools are driven for real by make e2e.
+		Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
 		Signals: []Signal{
 			Is("hookshim_bridge", b.id, 20),
 			Has("bridge_version", 1),

@@ -66,9 +66,10 @@ import (
 // HOOKSHIM_ON_ERROR=deny, which makes the extension block tool calls and
 // prompts instead.
 var Pi = &Provider{
-	ID:      "pi",
-	Name:    "Pi",
-	Install: piInstall,
+	ID:       "pi",
+	Name:     "Pi",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  piInstall,
 	Signals: []Signal{
 		Is("hookshim_bridge", piBridgeID, 20),
 		Has("bridge_version", 1),

@@ -52,9 +52,10 @@ import (
 // one), Claude's event names tell it from Gemini CLI (which has its own), and
 // the transcript path and tool ids confirm it.
 var Qwen = &Provider{
-	ID:      "qwen-code",
-	Name:    "Qwen Code",
-	Install: qwenInstall,
+	ID:       "qwen-code",
+	Name:     "Qwen Code",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  qwenInstall,
 	Signals: []Signal{
 		// Gemini CLI sends a timestamp but never permission_mode; Claude Code
 		// and Copilot's Claude-style payloads lack one or the other.
