@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -317,7 +318,21 @@ func encodeOpenCode(spec *Spec, v *decision.Verdict) Answer {
 }
 
 //go:embed opencode_plugin.js
-var openCodePluginJS string
+var openCodePluginSrc string
+
+// openCodePluginJS is the plugin's source as written into the tool's
+// folder; built when a plugin is rendered, not at every hookshim start.
+var openCodePluginJS = sync.OnceValue(func() string { return withBridgeCall(openCodePluginSrc) })
+
+//go:embed bridge_call.js
+var bridgeCallJS string
+
+// withBridgeCall is a bridge's source with the part every bridge shares
+// (bridge_call.js: running hookshim, bounded in time and output) in place
+// of its "// hookshim:call" line: one copy for OpenCode's, Kilo's and Pi's.
+func withBridgeCall(src string) string {
+	return strings.Replace(src, "// hookshim:call\n", bridgeCallJS, 1)
+}
 
 // OpenCodePluginMarker is the first line of the generated plugin, by which
 // hookshim knows the file as its own.
@@ -357,7 +372,7 @@ const (
 // bridgePlugin renders the plugin for b, running command.
 func bridgePlugin(b bridge, command string) []byte {
 	q, _ := json.Marshal(command)
-	src := strings.Replace(openCodePluginJS, openCodeDefaultCommand, string(q)+" // hookshim:command", 1)
+	src := strings.Replace(openCodePluginJS(), openCodeDefaultCommand, string(q)+" // hookshim:command", 1)
 	src = strings.Replace(src, OpenCodePluginMarker, "// hookshim bridge for "+b.name+" (bridge_version 1)", 1)
 	src = strings.Replace(src, bridgeHeader, "// "+b.name+" has no command hooks, only in-process plugins.", 1)
 	src = strings.Replace(src, bridgeIDKey, `hookshim_bridge: "`+b.id+`"`, 1)

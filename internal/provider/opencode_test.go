@@ -15,10 +15,10 @@ import (
 // changes so that the placeholder is gone, every install would silently
 // run plain `hookshim` from PATH.
 func TestOpenCodePluginRender(t *testing.T) {
-	if n := strings.Count(openCodePluginJS, openCodeDefaultCommand); n != 1 {
+	if n := strings.Count(openCodePluginJS(), openCodeDefaultCommand); n != 1 {
 		t.Fatalf("the plugin source has %d command placeholders, want 1", n)
 	}
-	if !strings.HasPrefix(openCodePluginJS, OpenCodePluginMarker) {
+	if !strings.HasPrefix(openCodePluginJS(), OpenCodePluginMarker) {
 		t.Fatalf("the plugin source does not start with the marker %q", OpenCodePluginMarker)
 	}
 	cmd := `/opt/my tools/hookshim run --provider opencode "x" \ y`
@@ -39,7 +39,7 @@ func TestOpenCodePluginRender(t *testing.T) {
 func TestOpenCodeOpsKnownToPlugin(t *testing.T) {
 	for _, op := range []string{"throw", "merge_args", "append_output", "push_system", "session_system",
 		"push_compaction_context", "set_permission", "prompt"} {
-		if !strings.Contains(openCodePluginJS, `case "`+op+`":`) {
+		if !strings.Contains(openCodePluginJS(), `case "`+op+`":`) {
 			t.Errorf("the plugin does not apply op %q", op)
 		}
 	}
@@ -49,11 +49,11 @@ func TestOpenCodeOpsKnownToPlugin(t *testing.T) {
 		case "subagent.created", "subagent.idle":
 			continue // named here from session.* with a parent
 		case "session.created", "session.idle", "session.deleted", "session.error", "file.edited":
-			if !strings.Contains(openCodePluginJS, `"`+name+`"`) {
+			if !strings.Contains(openCodePluginJS(), `"`+name+`"`) {
 				t.Errorf("the plugin does not forward event %s", name)
 			}
 		default:
-			if !strings.Contains(openCodePluginJS, `"`+name+`": `) && !strings.Contains(openCodePluginJS, `hook("`+name+`"`) {
+			if !strings.Contains(openCodePluginJS(), `"`+name+`": `) && !strings.Contains(openCodePluginJS(), `hook("`+name+`"`) {
 				t.Errorf("the plugin does not forward hook %s", name)
 			}
 		}
@@ -99,7 +99,7 @@ func checkBridge(t *testing.T, source []byte, args ...string) {
 // OpenCode setting reaches it.
 func TestKiloPluginRender(t *testing.T) {
 	for _, part := range []string{OpenCodePluginMarker, bridgeHeader, bridgeIDKey} {
-		if n := strings.Count(openCodePluginJS, part); n != 1 {
+		if n := strings.Count(openCodePluginJS(), part); n != 1 {
 			t.Fatalf("the plugin source has %q %d times, want 1", part, n)
 		}
 	}
@@ -122,7 +122,7 @@ func TestKiloPluginRender(t *testing.T) {
 			t.Errorf("Kilo's plugin lacks %q", want)
 		}
 	}
-	if string(OpenCodePlugin(`hookshim run --provider opencode`)) != openCodePluginJS {
+	if string(OpenCodePlugin(`hookshim run --provider opencode`)) != openCodePluginJS() {
 		t.Error("OpenCode's plugin with the default command is not the source as it is")
 	}
 }

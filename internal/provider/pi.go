@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -176,7 +177,11 @@ func encodePi(spec *Spec, v *decision.Verdict) Answer {
 }
 
 //go:embed pi_extension.js
-var piExtensionJS string
+var piExtensionSrc string
+
+// piExtensionJS is the extension's source as written into Pi's folder
+// (see withBridgeCall).
+var piExtensionJS = sync.OnceValue(func() string { return withBridgeCall(piExtensionSrc) })
 
 // PiExtensionMarker is the first line of the generated extension, by which
 // hookshim knows the file as its own.
@@ -191,5 +196,5 @@ const piDefaultCommand = `"hookshim run --provider pi" // hookshim:command`
 // HOOKSHIM_PI_COMMAND still overrides it at run time.
 func PiExtension(command string) []byte {
 	q, _ := json.Marshal(command)
-	return []byte(strings.Replace(piExtensionJS, piDefaultCommand, string(q)+" // hookshim:command", 1))
+	return []byte(strings.Replace(piExtensionJS(), piDefaultCommand, string(q)+" // hookshim:command", 1))
 }

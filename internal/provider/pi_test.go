@@ -14,7 +14,7 @@ import (
 // The rendered extension runs the command it was given, and is known by
 // its first line.
 func TestPiExtensionRender(t *testing.T) {
-	if !strings.Contains(piExtensionJS, piDefaultCommand) {
+	if !strings.Contains(piExtensionJS(), piDefaultCommand) {
 		t.Fatalf("the extension source lacks the command line %q that PiExtension replaces", piDefaultCommand)
 	}
 	out := string(PiExtension("/opt/hookshim run --provider pi"))
@@ -24,7 +24,7 @@ func TestPiExtensionRender(t *testing.T) {
 	if !strings.Contains(out, `"/opt/hookshim run --provider pi" // hookshim:command`) {
 		t.Fatalf("the command was not rendered into the extension")
 	}
-	if string(PiExtension("hookshim run --provider pi")) != piExtensionJS {
+	if string(PiExtension("hookshim run --provider pi")) != piExtensionJS() {
 		t.Fatalf("rendering the default command changed the source")
 	}
 }
