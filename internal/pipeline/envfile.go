@@ -6,14 +6,27 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/dialect"
 	"github.com/hookshim/hookshim/internal/run"
 )
 
 // exported finds the names of an env file's `export NAME=…` lines, for
-// notes: the file itself is handed on as written.
-var exported = regexp.MustCompile(`(?m)^[ \t]*export[ \t]+([A-Za-z_][A-Za-z0-9_]*)=`)
+// notes: the file itself is handed on as written. Compiled on first use
+// (a sync.Once: sync.OnceValue's closure would be allocated at every
+// start), since most calls write no env file.
+var (
+	exportedOnce sync.Once
+	exportedRe   *regexp.Regexp
+)
+
+func exported() *regexp.Regexp {
+	exportedOnce.Do(func() {
+		exportedRe = regexp.MustCompile(`(?m)^[ \t]*export[ \t]+([A-Za-z_][A-Za-z0-9_]*)=`)
+	})
+	return exportedRe
+}
 
 // applyExports hands on what dialect handlers wrote into their env files
 // (CLAUDE_ENV_FILE) where the calling tool takes such exports: appended,
@@ -30,7 +43,7 @@ func (c *call) applyExports(results []run.Result) {
 			continue
 		}
 		var names []string
-		for _, m := range exported.FindAllSubmatch(r.Exports, -1) {
+		for _, m := range exported().FindAllSubmatch(r.Exports, -1) {
 			names = append(names, string(m[1]))
 		}
 		what := "its exports"

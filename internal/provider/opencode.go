@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -322,7 +321,7 @@ var openCodePluginSrc string
 
 // openCodePluginJS is the plugin's source as written into the tool's
 // folder; built when a plugin is rendered, not at every hookshim start.
-var openCodePluginJS = sync.OnceValue(func() string { return withBridgeCall(openCodePluginSrc) })
+func openCodePluginJS() string { return withBridgeCall(openCodePluginSrc) }
 
 //go:embed bridge_call.js
 var bridgeCallJS string

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -181,7 +180,7 @@ var piExtensionSrc string
 
 // piExtensionJS is the extension's source as written into Pi's folder
 // (see withBridgeCall).
-var piExtensionJS = sync.OnceValue(func() string { return withBridgeCall(piExtensionSrc) })
+func piExtensionJS() string { return withBridgeCall(piExtensionSrc) }
 
 // PiExtensionMarker is the first line of the generated extension, by which
 // hookshim knows the file as its own.
