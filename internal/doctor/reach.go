@@ -36,7 +36,14 @@ func checkReach(r *Report, found []config.Found) {
 	for _, p := range tools {
 		for _, f := range found {
 			for _, h := range f.Hooks {
+				// A hook of several events ("*", or a list) that p calls
+				// on one of them does fire: only a hook none of whose
+				// events p has is one that never fires there.
+				fires := slices.ContainsFunc(h.On, func(b config.Binding) bool { return hasEvent(p, b.Event) })
 				for _, b := range h.On {
+					if fires && !hasEvent(p, b.Event) {
+						continue
+					}
 					if msg := reach(p, h, b); msg != "" {
 						r.Unreached = append(r.Unreached, Unreached{Provider: p.ID, Hook: h.Name, Pos: h.Pos, Message: msg})
 					}
@@ -46,10 +53,15 @@ func checkReach(r *Report, found []config.Found) {
 	}
 }
 
+// hasEvent reports whether p has an event that is e.
+func hasEvent(p *provider.Provider, e event.Name) bool {
+	return slices.ContainsFunc(p.Events, func(s provider.Spec) bool { return s.Canonical == e })
+}
+
 // reach says why p never calls h for binding b, or for part of what b
 // selects; "" when p calls it as written.
 func reach(p *provider.Provider, h *config.Hook, b config.Binding) string {
-	if !slices.ContainsFunc(p.Events, func(s provider.Spec) bool { return s.Canonical == b.Event }) {
+	if !hasEvent(p, b.Event) {
 		return fmt.Sprintf("never fires in %s: it has no %s event", p.Name, b.Event)
 	}
 	if b.Matcher == nil || !b.Event.IsTool() || len(p.Tools) == 0 {
