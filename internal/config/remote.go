@@ -271,6 +271,10 @@ func (h *Hook) checkRemote(lookPath LookPath) []Problem {
 					"warn":    "every call it matches warns and goes on without it",
 					"block":   "every call it matches is denied",
 				}[Degradation(h)] + " (degradation llm_evaluated: " + Degradation(h) + ")"
+				if h.Degradation["llm_evaluated"] == "" && (h.Blocking || h.OnError == "deny") {
+					// Never left out in silence: see pipeline's degradePrompt.
+					msg = "no model endpoint here: the blocking handler cannot run, so every call it matches is put to the user (denied under on_error: deny)"
+				}
 			}
 			add(NoEndpoint, "", msg, `set ANTHROPIC_API_KEY or OPENAI_API_KEY (OPENAI_BASE_URL for a local server), or "base_url" in the handler`)
 		}

@@ -132,7 +132,15 @@ func (c *call) cannotRun(h *config.Hook, err *run.Error) run.Job {
 // llm_evaluated strategy says: left out (exclude, the default: a note in
 // the log; allow and doctor warn), a warning on every call (warn), or a
 // denial (block).
+//
+// A blocking or fail-closed handler that states no strategy is one that
+// cannot run: it is never left out in silence (see cannotRun).
 func (c *call) degradePrompt(h *config.Hook) run.Job {
+	if h.Degradation["llm_evaluated"] == "" && (h.Blocking || h.OnError == "deny" || h.OnError == "" && c.onError == "deny") {
+		return c.cannotRun(h, &run.Error{Kind: run.NotStarted,
+			Msg:  fmt.Sprintf("prompt handler %q has no model endpoint", h.Name),
+			Hint: `set ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL, or "base_url"; or say what to do without one with "degradation": {"llm_evaluated": "exclude"}`})
+	}
 	msg := fmt.Sprintf("prompt handler %q has no model endpoint (set ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL, or \"base_url\"; degradation llm_evaluated: %s)", h.Name, config.Degradation(h))
 	var out decision.Output
 	switch config.Degradation(h) {
