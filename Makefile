@@ -2,7 +2,7 @@
 GO      ?= go
 BIN     := bin/hookshim
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/cli.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/buildinfo.Version=$(VERSION)
 export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
@@ -16,7 +16,7 @@ help: ## list the targets
 
 build: ## build bin/hookshim and bin/hookshim-remote (which sends http and prompt handlers)
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hookshim
-	$(GO) build -trimpath -ldflags '-s -w' -o bin/hookshim-remote ./cmd/hookshim-remote
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/hookshim-remote ./cmd/hookshim-remote
 
 test: ## run every test: unit, golden payloads, end-to-end scripts
 	$(GO) test -count=1 ./...
@@ -93,7 +93,7 @@ dist: ## cross-compile release binaries for DIST_PLATFORMS into dist/, with dist
 		out=dist/hookshim-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
 		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim; \
 		out=dist/hookshim-remote-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
-		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '-s -w' -o $$out ./cmd/hookshim-remote; \
+		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim-remote; \
 	done
 	cd dist && sha256sum hookshim-* > SHA256SUMS
 
