@@ -99,6 +99,11 @@ Usage:
   hookshim example-policy deny-destructive|prompt-context
       Example handlers (simulate runs prompt-context): read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
+  hookshim completion bash|zsh|fish
+      Print the shell's completion script: commands, flags, tool ids,
+      policy names. bash: source <(hookshim completion bash); zsh: the
+      same, or save it as _hookshim in $fpath; fish: hookshim completion
+      fish | source, or save it in ~/.config/fish/completions/.
   hookshim version
       Print the version, the commit and the Go release it was built with.
   hookshim help [COMMAND]
@@ -154,6 +159,7 @@ var commands = []command{
 	{"providers", cmdProviders},
 	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},
+	{"completion", cmdCompletion},
 	{"version", cmdVersion},
 	{"help", cmdHelp},
 }
