@@ -7,7 +7,7 @@ export CGO_ENABLED ?= 0
 
 FUZZTIME ?= 60s
 
-.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-opa e2e-otel bench bench-smoke dist release
+.PHONY: help build test lint update-goldens simulate clean fuzz fuzz-smoke e2e e2e-bump e2e-opa e2e-otel bench bench-smoke dist release npm
 
 # Every target line with a "## " comment is listed; a target name may hold
 # digits (e2e), dots and dashes.
@@ -113,6 +113,10 @@ $(CYCLONEDX):
 release: $(CYCLONEDX) ## release archives (both programs, LICENSE, README, completions) for DIST_PLATFORMS, checksums.txt and a CycloneDX SBOM into dist/release/; an untagged tree is a snapshot (VERSION from git describe)
 	GO=$(GO) sh packaging/release.sh $(VERSION) $(COMMIT) $(COMMIT_DATE) $(CURDIR)/$(CYCLONEDX) $(DIST_PLATFORMS)
 	sh packaging/check-release.sh $(VERSION) $(COMMIT)
+
+npm: release ## npm packages into dist/npm/ from the release archives (hookshim, and one per platform as its optionalDependencies), then installed offline into an empty prefix and run through npx
+	sh packaging/npm.sh $(VERSION)
+	sh packaging/npm-test.sh
 
 clean: ## remove build output
 	rm -rf bin dist .tools
