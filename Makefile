@@ -110,9 +110,10 @@ CYCLONEDX         := .tools/cyclonedx-gomod/$(CYCLONEDX_VERSION)/cyclonedx-gomod
 $(CYCLONEDX):
 	GOBIN=$(CURDIR)/$(dir $(CYCLONEDX)) CGO_ENABLED=0 $(GO) install github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$(CYCLONEDX_VERSION)
 
-release: $(CYCLONEDX) ## release archives (both programs, LICENSE, README, completions) for DIST_PLATFORMS, checksums.txt and a CycloneDX SBOM into dist/release/; an untagged tree is a snapshot (VERSION from git describe)
+release: $(CYCLONEDX) ## release archives (both programs, LICENSE, README, completions) for DIST_PLATFORMS, checksums.txt, a CycloneDX SBOM, install.sh and a Homebrew formula into dist/release/, checked; an untagged tree is a snapshot (VERSION from git describe)
 	GO=$(GO) sh packaging/release.sh $(VERSION) $(COMMIT) $(COMMIT_DATE) $(CURDIR)/$(CYCLONEDX) $(DIST_PLATFORMS)
 	sh packaging/check-release.sh $(VERSION) $(COMMIT)
+	sh packaging/install-test.sh
 
 npm: release ## npm packages into dist/npm/ from the release archives (hookshim, and one per platform as its optionalDependencies), then installed offline into an empty prefix and run through npx
 	sh packaging/npm.sh $(VERSION)

@@ -24,6 +24,12 @@ for a in *.tar.gz *.zip; do
 	done
 	grep -q " $a\$" checksums.txt || { echo "check-release: $a is not in checksums.txt" >&2; exit 1; }
 done
+# The formula names four archives, each by the checksum it has.
+[ "$(grep -c '^      sha256 "[0-9a-f]\{64\}"$' hookshim.rb)" = 4 ] || { echo "check-release: hookshim.rb lacks a checksum" >&2; exit 1; }
+grep '^      sha256 ' hookshim.rb | cut -d'"' -f2 | while read -r s; do
+	grep -q "^$s " checksums.txt || { echo "check-release: hookshim.rb's $s is not in checksums.txt" >&2; exit 1; }
+done
+grep -q '@VERSION@' install.sh && { echo "check-release: install.sh names no version" >&2; exit 1; }
 [ "$n" -ge 6 ] || { echo "check-release: $n archives, want 6" >&2; exit 1; }
 
 os=$(go env GOOS) arch=$(go env GOARCH)

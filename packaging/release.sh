@@ -52,3 +52,10 @@ done
 "$sbom" mod -json -output "$out/hookshim_${version}_sbom.cdx.json" .
 (cd "$out" && sha256sum -- *.tar.gz *.zip *.cdx.json >checksums.txt)
 echo "  $out/checksums.txt"
+
+# The install script and the Homebrew formula point at this version's
+# GitHub release (HOOKSHIM_BASE_URL moves the script elsewhere).
+base=https://github.com/hookshim/hookshim/releases/download/$version
+sed "s|@VERSION@|$version|" packaging/install.sh >"$out/install.sh"
+sh packaging/homebrew.sh "$version" "$out/checksums.txt" "$base" >"$out/hookshim.rb"
+echo "  $out/install.sh, $out/hookshim.rb"
