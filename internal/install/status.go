@@ -88,7 +88,7 @@ func status(env Env, p *provider.Provider, t provider.Target, events []string) S
 // missingFix is the fix for a registered binary that cannot be found.
 func missingFix(problem string) string {
 	if strings.Contains(problem, " from PATH") {
-		return "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin)"
+		return "put hookshim in a folder of PATH (a release archive, install.sh, npm install -g hookshim, or go install ./cmd/... in a checkout: README.md, \"Install\")"
 	}
 	return "put hookshim back there, or run hookshim install again to register this one"
 }
