@@ -30,7 +30,25 @@ func Statuses(env Env, providers []*provider.Provider) []Status {
 			continue
 		}
 		events, _ := Events(p, nil)
+		// Run from the home folder (a dotfiles checkout, a fresh
+		// shell), a tool whose project file sits where its user file does
+		// (~/.claude/settings.json) has one file, not two: it is the
+		// user's, written with an absolute path, and judged as the
+		// project's it would be "stale" whatever install wrote.
+		user := map[string]bool{}
 		for _, t := range p.Install.Targets {
+			if t.Scope == provider.ScopeUser {
+				if path, err := env.Path(t); err == nil {
+					user[path] = true
+				}
+			}
+		}
+		for _, t := range p.Install.Targets {
+			if t.Scope == provider.ScopeProject {
+				if path, err := env.Path(t); err == nil && user[path] {
+					continue
+				}
+			}
 			out = append(out, status(env, p, t, events))
 		}
 	}
