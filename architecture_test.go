@@ -52,12 +52,15 @@ var layers = map[string][]string{
 	// The program that sends http and prompt handlers: hookshim itself
 	// never links net/http (nethttp_test.go).
 	"cmd/hookshim-remote": {"internal/remote"},
-	"internal/remote":     {"internal/remotecall", "internal/wire"},
+	"internal/remote":     {"internal/remotecall", "internal/wire", "internal/buildinfo"},
 	"internal/remotecall": {}, // what hookshim and hookshim-remote agree on
 
 	// A word of a command line: hook entries, and hookshim-remote's path.
 	"internal/shellquote": {},
 	"internal/patch":      {},
+
+	// What both programs' version commands report.
+	"internal/buildinfo": {},
 }
 
 // TestArchitecture: every package imports only what its row in
@@ -110,11 +113,12 @@ func TestArchitecture(t *testing.T) {
 
 // TestRemoteLinksLittle: hookshim-remote links, of this module, only
 // itself, internal/remote, the contract it shares with hookshim
-// (internal/remotecall) and the JSON writer (internal/wire). Not the config parser, the policy pack, the rule
+// (internal/remotecall), the JSON writer (internal/wire) and the version
+// stamp (internal/buildinfo). Not the config parser, the policy pack, the rule
 // engine (expr) or the shell reader: it is started for every http and
 // prompt handler, and what it links it loads.
 func TestRemoteLinksLittle(t *testing.T) {
-	own := []string{"cmd/hookshim-remote", "internal/remote", "internal/remotecall", "internal/wire"}
+	own := []string{"cmd/hookshim-remote", "internal/remote", "internal/remotecall", "internal/wire", "internal/buildinfo"}
 	deps := linked(t, "./cmd/hookshim-remote")
 	require.True(t, deps[module+"internal/remotecall"], "the walk found hookshim-remote's packages")
 	for dep := range deps {

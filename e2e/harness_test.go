@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -196,15 +195,14 @@ func (r *runDir) launch(t *testing.T) *result {
 	cmd.Stdin = nil // /dev/null: headless, nothing to answer a prompt
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	res.took = time.Since(start)
 	if cmd.Process != nil {
 		// Whatever the client left running in its group goes too.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = killGroup(cmd)
 	}
 	res.leftover = r.reapLeftovers(5 * time.Second)
 	res.timedOut = ctx.Err() == context.DeadlineExceeded
@@ -262,7 +260,7 @@ func (r *runDir) reapLeftovers(grace time.Duration) []string {
 	}
 	var out []string
 	for pid, cmdline := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		killPid(pid)
 		out = append(out, fmt.Sprintf("pid %d: %s", pid, cmdline))
 	}
 	sort.Strings(out)

@@ -8,4 +8,4 @@ import (
 	"github.com/hookshim/hookshim/internal/remote"
 )
 
-func main() { os.Exit(remote.Main(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
+func main() { os.Exit(remote.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		"fakehandler": func() { os.Exit(fakeHandler(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 
 		// Sends http and prompt handlers; found in PATH.
-		"hookshim-remote": func() { os.Exit(remote.Main(os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+		"hookshim-remote": func() { os.Exit(remote.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 

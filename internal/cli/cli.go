@@ -8,117 +8,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/buildinfo"
 	"github.com/hookshim/hookshim/internal/config"
 )
 
-// Version is set at link time (-X github.com/hookshim/hookshim/internal/cli.Version=v1.2.3,
-// as make build and make dist do); otherwise it comes from the module's
-// build info (go install github.com/hookshim/hookshim/cmd/hookshim@v1.2.3).
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		// Set at link time, as make build does: it wins anyway, and
-		// reading the build info costs a call that runs a handler
-		// (whose envelope names the version) more than building the
-		// envelope.
-		return Version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	return readBuild(bi, ok, Version).version
-}
-
-// build is what `hookshim version` reports.
-type build struct {
-	version  string // v1.2.3, a pseudo-version, or "devel"
-	commit   string // VCS revision, "" when unknown
-	modified bool   // built from a work tree with uncommitted changes
-	time     string // commit time, RFC 3339, "" when unknown
-	goVer    string // the Go release that built it
-}
-
-// readBuild reads the build info the Go toolchain stamps into every binary:
-// vcs.* settings when built inside a git work tree (go build, make build),
-// the module version when installed with go install …@version (then there
-// are no vcs.* settings, but a pseudo-version ends in the commit). A
-// version set at link time overrides the module version.
-func readBuild(bi *debug.BuildInfo, ok bool, override string) build {
-	b := build{version: override, goVer: runtime.Version()}
-	if !ok || bi == nil {
-		if b.version == "" {
-			b.version = "devel"
-		}
-		return b
-	}
-	if bi.GoVersion != "" {
-		b.goVer = bi.GoVersion
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.commit = s.Value
-		case "vcs.modified":
-			b.modified = s.Value == "true"
-		case "vcs.time":
-			b.time = s.Value
-		}
-	}
-	mv := bi.Main.Version
-	if mv == "(devel)" {
-		mv = ""
-	}
-	if b.commit == "" {
-		b.commit = pseudoCommit(mv)
-	}
-	if b.version == "" {
-		b.version = mv
-	}
-	if b.version == "" {
-		b.version = "devel"
-	}
-	return b
-}
-
-// pseudoCommit is the commit a pseudo-version names
-// (v0.0.0-20261124081502-0123456789ab): its last part, 12 hex digits.
-func pseudoCommit(v string) string {
-	v, _, _ = strings.Cut(v, "+")
-	i := strings.LastIndexByte(v, '-')
-	if i < 0 || len(v)-i-1 != 12 {
-		return ""
-	}
-	for _, c := range v[i+1:] {
-		if !strings.ContainsRune("0123456789abcdef", c) {
-			return ""
-		}
-	}
-	return v[i+1:]
-}
+// version is this build's version, as a hook call's envelope names it.
+func version() string { return buildinfo.Short() }
 
 func cmdVersion(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string) string) int {
 	if len(args) > 0 {
 		errorf(stderr, "version takes no arguments")
 		return 2
 	}
-	bi, ok := debug.ReadBuildInfo()
-	b := readBuild(bi, ok, Version)
-	fmt.Fprintf(stdout, "hookshim %s\n", b.version)
-	commit := b.commit
-	if commit == "" {
-		commit = "unknown"
-	}
-	if b.modified {
-		commit += " (modified)"
-	}
-	fmt.Fprintf(stdout, "  commit: %s\n", commit)
-	if b.time != "" {
-		fmt.Fprintf(stdout, "  date:   %s\n", b.time)
-	}
-	fmt.Fprintf(stdout, "  go:     %s %s/%s\n", b.goVer, runtime.GOOS, runtime.GOARCH)
+	fmt.Fprint(stdout, buildinfo.Get().Text("hookshim"))
 	return 0
 }
 
@@ -208,6 +112,11 @@ Usage:
   hookshim example-policy deny-destructive|prompt-context
       Example handlers (simulate runs prompt-context): read an OpenHook
       envelope on stdin and answer. A config may name them to try hookshim.
+  hookshim completion bash|zsh|fish
+      Print the shell's completion script: commands, flags, tool ids,
+      policy names. bash: source <(hookshim completion bash); zsh: the
+      same, or save it as _hookshim in $fpath; fish: hookshim completion
+      fish | source, or save it in ~/.config/fish/completions/.
   hookshim version
       Print the version, the commit and the Go release it was built with.
   hookshim help [COMMAND]
@@ -265,6 +174,7 @@ var commands = []command{
 	{"providers", cmdProviders},
 	{"policies", cmdPolicies},
 	{"example-policy", cmdExamplePolicy},
+	{"completion", cmdCompletion},
 	{"version", cmdVersion},
 	{"help", cmdHelp},
 }

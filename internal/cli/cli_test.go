@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -51,30 +50,6 @@ func TestUsageNamesOnlyCommands(t *testing.T) {
 			require.NotNil(t, lookup(name), "usage documents %q, which is not a command", name)
 		}
 	}
-}
-
-func TestReadBuild(t *testing.T) {
-	git := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
-		{Key: "vcs.time", Value: "2026-11-24T08:15:02Z"},
-		{Key: "vcs.modified", Value: "true"},
-	}}
-	require.Equal(t, build{version: "devel", commit: "0123456789abcdef0123456789abcdef01234567", modified: true, time: "2026-11-24T08:15:02Z", goVer: "go1.25.4"},
-		readBuild(git, true, ""))
-	// make build sets the version at link time.
-	require.Equal(t, "v1.2.3-4-gabcdef", readBuild(git, true, "v1.2.3-4-gabcdef").version)
-
-	// go install …@v1.2.3: the module version, no vcs settings.
-	tagged := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "v1.2.3"}}
-	require.Equal(t, build{version: "v1.2.3", goVer: "go1.25.4"}, readBuild(tagged, true, ""))
-	// go install …@latest on an untagged commit: a pseudo-version names it.
-	pseudo := &debug.BuildInfo{GoVersion: "go1.25.4", Main: debug.Module{Version: "v0.0.0-20261124081502-0123456789ab"}}
-	require.Equal(t, "0123456789ab", readBuild(pseudo, true, "").commit)
-	require.Equal(t, "v0.0.0-20261124081502-0123456789ab", readBuild(pseudo, true, "").version)
-
-	require.Equal(t, "devel", readBuild(nil, false, "").version)
-	require.Equal(t, "", pseudoCommit("v1.2.3"))
-	require.Equal(t, "", pseudoCommit("v1.2.3-rc-1"))
 }
 
 // A bad flag is reported in hookshim's words, with the way to the

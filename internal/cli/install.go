@@ -132,14 +132,14 @@ func (f *installFlags) bins(env *install.Env, jobs []*install.Job, getenv func(s
 		bin, err := install.Bin(getenv)
 		if err != nil {
 			errorf(stderr, "%v", err)
-			hintf(stderr, "install hookshim first (go install, make build) or name it with --bin")
+			hintf(stderr, "install hookshim first (README.md, \"Install\") or name it with --bin")
 			return false
 		}
 		env.Bin = bin
 	}
 	if project && env.ProjectBin == "" && !quiet && install.LookPath("hookshim", getenv("PATH")) == "" {
 		warningf(stderr, "hookshim is not in PATH: the project's entries run hookshim from PATH, and the tools will not find it (Gemini CLI and Copilot block every tool call then)")
-		hintf(stderr, "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin), or name a binary inside the project with --bin")
+		hintf(stderr, "put hookshim in a folder of PATH (a release archive, install.sh, npm install -g hookshim, or go install ./cmd/... in a checkout: README.md, \"Install\"), or name a binary inside the project with --bin")
 	}
 	return true
 }

@@ -246,7 +246,7 @@ const (
 )
 
 // HelperFix is how to get hookshim-remote.
-const HelperFix = "install it next to hookshim: go install github.com/hookshim/hookshim/cmd/hookshim-remote@latest (make build builds both)"
+const HelperFix = "install it next to hookshim: every release archive, install.sh and the npm package carry both; in a checkout, go install ./cmd/... installs both"
 
 // checkRemote is the check of an http or prompt handler at allow, status
 // and doctor time: the helper that sends it is there, and a prompt

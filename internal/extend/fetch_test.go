@@ -77,5 +77,5 @@ func TestHelperFetcherMissing(t *testing.T) {
 	var none *NoHelperError
 	require.True(t, errors.As(err, &none), "%v", err)
 	require.EqualError(t, err, "hookshim-remote, which fetches https URLs, is neither next to hookshim nor in PATH"+
-		" (hint: install it next to hookshim: go install github.com/hookshim/hookshim/cmd/hookshim-remote@latest (make build builds both))")
+		" (hint: install it next to hookshim: every release archive, install.sh and the npm package carry both; in a checkout, go install ./cmd/... installs both)")
 }

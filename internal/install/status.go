@@ -30,7 +30,25 @@ func Statuses(env Env, providers []*provider.Provider) []Status {
 			continue
 		}
 		events, _ := Events(p, nil)
+		// Run from the home folder (a dotfiles checkout, a fresh
+		// shell), a tool whose project file sits where its user file does
+		// (~/.claude/settings.json) has one file, not two: it is the
+		// user's, written with an absolute path, and judged as the
+		// project's it would be "stale" whatever install wrote.
+		user := map[string]bool{}
 		for _, t := range p.Install.Targets {
+			if t.Scope == provider.ScopeUser {
+				if path, err := env.Path(t); err == nil {
+					user[path] = true
+				}
+			}
+		}
+		for _, t := range p.Install.Targets {
+			if t.Scope == provider.ScopeProject {
+				if path, err := env.Path(t); err == nil && user[path] {
+					continue
+				}
+			}
 			out = append(out, status(env, p, t, events))
 		}
 	}
@@ -88,7 +106,7 @@ func status(env Env, p *provider.Provider, t provider.Target, events []string) S
 // missingFix is the fix for a registered binary that cannot be found.
 func missingFix(problem string) string {
 	if strings.Contains(problem, " from PATH") {
-		return "put hookshim in a folder of PATH (go install github.com/hookshim/hookshim/cmd/hookshim@latest, or copy bin/hookshim to ~/.local/bin)"
+		return "put hookshim in a folder of PATH (a release archive, install.sh, npm install -g hookshim, or go install ./cmd/... in a checkout: README.md, \"Install\")"
 	}
 	return "put hookshim back there, or run hookshim install again to register this one"
 }

@@ -17,7 +17,7 @@ func TestRemoteWithoutHelper(t *testing.T) {
 	require.Equal(t, 0, ans.Exit)
 	require.Empty(t, ans.Stdout)
 	require.Equal(t, []string{`handler "opa" could not start: hookshim-remote, which sends http handlers, is neither next to hookshim nor in PATH` +
-		` (hint: install it next to hookshim: go install github.com/hookshim/hookshim/cmd/hookshim-remote@latest (make build builds both))`}, rec.Warnings())
+		` (hint: install it next to hookshim: every release archive, install.sh and the npm package carry both; in a checkout, go install ./cmd/... installs both)`}, rec.Warnings())
 }
 
 // A prompt handler without a model, by its llm_evaluated degradation:

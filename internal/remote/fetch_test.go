@@ -132,7 +132,7 @@ func TestMainFetch(t *testing.T) {
 	} {
 		call := (&remotecall.Call{Kind: "fetch", URL: url}).Encode()
 		var stdout, stderr bytes.Buffer
-		code := Main(failingReader{t}, &stdout, &stderr, func(k string) string {
+		code := Main(nil, failingReader{t}, &stdout, &stderr, func(k string) string {
 			if k == remotecall.Env {
 				return string(call)
 			}

@@ -28,6 +28,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/hookshim/hookshim/internal/buildinfo"
 	"github.com/hookshim/hookshim/internal/remotecall"
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
@@ -40,8 +41,37 @@ const MaxBody = 1 << 20
 // MaxRedirects is how many same-host 307/308 redirects are followed.
 const MaxRedirects = 3
 
-// Main is hookshim-remote: the call from getenv, the envelope from stdin.
-func Main(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// usage is hookshim-remote's help: it is started by hookshim, but someone
+// who finds it next to hookshim and runs it should learn what it is.
+const usage = `hookshim-remote: sends hookshim's http and prompt handlers, and fetches the configs a config extends by URL
+
+Usage:
+  hookshim-remote version
+      Print the version, the commit and the Go release it was built with.
+  hookshim-remote help
+      Print this text (also: --help, -h).
+
+hookshim starts it, next to itself or from PATH, for each http or prompt
+handler that runs (the call in HOOKSHIM_REMOTE_CALL, the envelope on stdin),
+and for 'hookshim fetch' and 'hookshim extend' of an https URL. Keep it in
+the same folder as hookshim. Docs: README.md, docs/config.md
+`
+
+// Main is hookshim-remote: the call from getenv, the envelope from stdin;
+// or, with an argument, its help or version.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "version", "--version", "-version":
+			fmt.Fprint(stdout, buildinfo.Get().Text(remotecall.Program))
+			return 0
+		}
+		fmt.Fprintf(stderr, "%s: error: unknown command %q\n%s: hint: run '%s --help'; hookshim starts it with no arguments\n", remotecall.Program, args[0], remotecall.Program, remotecall.Program)
+		return 2
+	}
 	c, err := remotecall.Decode([]byte(getenv(remotecall.Env)))
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v (it is started by hookshim for http and prompt handlers, and to fetch extended configs)\n", remotecall.Program, err)
