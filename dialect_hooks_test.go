@@ -147,7 +147,10 @@ func pinPython(t *testing.T) {
 // The deadline is one only a hang reaches, as the hooks' timeouts are.
 func answerLog(s hookshim.Sample, configs []config.Found) string {
 	ans, rec := pipeline.Call(s.Raw, nil, func(string) string { return "" },
-		pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Configs: configs, Timeout: 10 * time.Minute})
+		pipeline.Options{Provider: s.Provider.ID, Event: s.Event, Configs: configs, Timeout: 10 * time.Minute,
+			// A tool that sends no working folder gets one that does not
+			// depend on where this checkout is.
+			Wd: "/home/dev/project"})
 	if len(rec.Matched) == 0 {
 		return ""
 	}

@@ -149,7 +149,9 @@ func strongest(a, b run.Result) run.Result {
 // private state folder, removed after the call).
 func (c *call) dialectOptions() dialect.Options {
 	o := dialect.Options{Now: time.Now(), Home: c.getenv("HOME")}
-	o.Wd, _ = os.Getwd()
+	if o.Wd = c.opts.Wd; o.Wd == "" {
+		o.Wd, _ = os.Getwd()
+	}
 	o.Session = dialect.ProcessSession(c.pr.ID, os.Getppid(), o.Wd)
 	o.TempDir = dialect.TempDir(c.getenv)
 	return o

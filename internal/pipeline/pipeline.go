@@ -55,6 +55,9 @@ type Options struct {
 	// a call that runs nothing); nil: "devel".
 	Version func() string
 	Started time.Time // when the call began, for the deadline; zero: now
+	// Wd is the working folder a dialect handler's payload is given when
+	// the tool sends none (Amplifier); "": hookshim's own.
+	Wd string
 
 	// Configs, when not nil, is the policy in force instead of the
 	// discovered one; trust and duplicate detection are skipped
