@@ -31,10 +31,15 @@ want=$(echo "$payload" | HOOKSHIM_TRUST_ALL=1 "$prefix/node_modules/hookshim-$no
 got=$(printf '%s\nexit %s' "$answer" "$code")
 [ "$got" = "$want" ] || { echo "npm-test: through npx: $got; the binary itself: $want" >&2; exit 1; }
 echo "$answer" | grep -q '"deny"' || { echo "npm-test: no deny: $got" >&2; exit 1; }
-# A failure's exit code passes through as well.
+# A failure's exit code and message pass through as well (a mistyped
+# command exits 1, never 2, which several tools read as "block").
 set +e
-npx --offline --prefix "$prefix" hookshim nosuch 2>/dev/null
+err=$(npx --offline --prefix "$prefix" hookshim nosuch 2>&1 >/dev/null)
 code=$?
 set -e
-[ "$code" = 2 ] || { echo "npm-test: hookshim nosuch through npx exited $code, want 2" >&2; exit 1; }
+[ "$code" = 1 ] || { echo "npm-test: hookshim nosuch through npx exited $code, want 1" >&2; exit 1; }
+case $err in
+*'hookshim: error: unknown command "nosuch"'*) ;;
+*) echo "npm-test: hookshim nosuch through npx said: $err" >&2; exit 1 ;;
+esac
 echo "npm-test: installed offline; npx hookshim version and a deny through destructive-shell ($got)"
