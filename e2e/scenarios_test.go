@@ -172,7 +172,7 @@ var scenarios = []scenario{
 		name: "prompt-judge",
 		hooks: func(r *runDir) []obj {
 			judge, err := mockmodel.Start(mockmodel.Options{Lifetime: r.c.timeout + 30e9,
-				Text: fmt.Sprintf("Verdict:\n```json\n{\"decision\": \"deny\", \"reason\": %q}\n```", tokJudge)})
+				Text: fmt.Sprintf("```json\n{\"decision\": \"deny\", \"reason\": %q}\n```", tokJudge)})
 			if err != nil {
 				panic(err)
 			}
