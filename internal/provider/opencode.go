@@ -303,6 +303,12 @@ func encodeOpenCode(spec *Spec, v *decision.Verdict) Answer {
 			text("prompt", reason)
 		}
 	}
+	return opsAnswer(ops)
+}
+
+// opsAnswer is a bridge's answer: {"ops": [...]}, or nothing for no ops.
+// One shape for every bridge (OpenCode's, Kilo's and Pi's plugins).
+func opsAnswer(ops []*wire.Object) Answer {
 	if len(ops) == 0 {
 		return Answer{}
 	}

@@ -162,17 +162,7 @@ func encodePi(spec *Spec, v *decision.Verdict) Answer {
 	case "session_start", "tool_result":
 		context()
 	}
-	if len(ops) == 0 {
-		return Answer{}
-	}
-	list := make([]json.RawMessage, len(ops))
-	for i, o := range ops {
-		list[i] = o.Bytes()
-	}
-	arr, _ := json.Marshal(list)
-	top := &wire.Object{}
-	top.Raw("ops", arr)
-	return JSON(top)
+	return opsAnswer(ops)
 }
 
 //go:embed pi_extension.js
