@@ -53,6 +53,10 @@ type client struct {
 	// allow scenario cannot put context on them (droid exec sends no
 	// UserPromptSubmit).
 	silent []string
+	// lossy are canonical events whose context the client drops now and
+	// then for reasons of its own, though it carries it in most runs: the
+	// allow scenario logs a miss there instead of failing on it.
+	lossy []string
 	// expect adds the client's own checks to a scenario's, by name.
 	expect map[string]func(t *testing.T, res *result)
 }
@@ -192,6 +196,12 @@ var clients = []*client{
 		fires: []string{"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "Stop"},
 		// Measured with 2.117.0: decision "block" drops the prompt.
 		extra: []string{"prompt-deny", "prompt-allow", "no-policy"},
+		// SessionStart's context reached the model in 10 of 13 runs of
+		// 2.117.0 on a busy machine. In the 3 others hookshim's answer
+		// carried it, yet CodeBuddy's log lacks "SessionStart hook provided
+		// additional context", and in each SessionStart's hooks had ended
+		// before the run's TraceStartHook, which no passing run showed.
+		lossy: []string{"session_start"},
 	},
 	// Codex: `codex exec` against a custom provider speaking the Responses API;
 	// the project trusted in CODEX_HOME/config.toml and hook review bypassed

@@ -37,8 +37,11 @@ import (
 //     additionalContext (measured). SessionStart fires after
 //     UserPromptSubmit in -p, yet its context (hookSpecificOutput or plain
 //     stdout) reaches the first model request as a system reminder (5 of 5
-//     runs of 2.117.0); a prompt is dropped by decision "block" (read as
-//     "not allowed", though the docs call the field deprecated);
+//     runs of 2.117.0 on a quiet machine, 10 of 13 on a busy one: in the
+//     other 3 the client's log shows it never took the answer's context,
+//     though hookshim's answer carried it); a prompt is dropped by
+//     decision "block" (read as "not allowed", though the docs call the
+//     field deprecated);
 //   - PermissionRequest: hookSpecificOutput.decision.behavior allow or deny
 //     is read, nothing else (so no rewrite there);
 //   - Stop: neither continue:false, decision "block" nor exit 2 made the
