@@ -35,8 +35,9 @@ var (
 	// Where the command is (Format.CommandKeys), for Unix and Windows.
 	unixCommandKeys    = []string{"bash", "command"}
 	windowsCommandKeys = []string{"powershell", "commandWindows", "command_windows"}
-	// Timeouts: the unit of "timeout" is the tool's (Format.TimeoutUnit).
-	timeoutKeys = []string{"timeout", "timeoutSec", "timeout_ms"}
+	// Timeouts: the unit of "timeout" is the tool's (Format.TimeoutUnit);
+	// timeoutSec and timeout_secs (Jan) are seconds.
+	timeoutKeys = []string{"timeout", "timeoutSec", "timeout_secs", "timeout_ms"}
 	// The keys of an http or a prompt hook that hookshim's own handler of
 	// that type takes; the first one is required.
 	kindKeys = map[string][]string{

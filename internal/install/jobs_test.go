@@ -97,9 +97,12 @@ func TestJob(t *testing.T) {
 }
 
 // Of two tools where one runs the other's registrations, only one is
-// registered: the one whose file serves both (OneWay) always wins.
+// registered: the one whose file serves both (OneWay) always wins. Every
+// such pair of the registry is checked (Devin CLI and Grok Build run
+// Claude Code's project entries, Grok Build Cursor's).
 func TestPickOnce(t *testing.T) {
 	env := emptyEnv(t)
+	pairs := 0
 	for _, a := range provider.All {
 		if a.Install == nil {
 			continue
@@ -117,11 +120,17 @@ func TestPickOnce(t *testing.T) {
 				PickOnce(env, []*Job{jb, ja})
 				assert.Empty(t, ja.Skip, a.ID)
 				assert.Contains(t, jb.Skip, "hookshim goes into "+a.ID+" ", b.ID)
-				return
+				pairs++
 			}
 		}
 	}
-	t.Skip("no one-way pair of tools in the registry")
+	if pairs == 0 {
+		t.Skip("no one-way pair of tools in the registry")
+	}
+	for _, pair := range [][2]string{{"claude-code", "grok"}, {"cursor", "grok"}, {"claude-code", "devin-cli"}} {
+		a := provider.Lookup(pair[0])
+		require.Contains(t, a.Install.AlsoRunBy, provider.Lookup(pair[1]), "%s runs %s's project entries", pair[1], pair[0])
+	}
 }
 
 // A project that uses Kiro or Windsurf before it has hooks (.kiro/steering,

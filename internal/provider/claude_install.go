@@ -48,8 +48,12 @@ var claudeInstall = &Install{
 	// spaces works. Cursor and Copilot CLI set it too when they run these
 	// entries.
 	ProjectDir: `"$CLAUDE_PROJECT_DIR"`,
-	AlsoRunBy:  []*Provider{DevinCLI},
-	OneWay:     []Scope{ScopeProject},
+	// Devin CLI and Grok Build run the project's entries too, each with its
+	// own payload (and Grok with GROK_HOOK_EVENT, which outweighs the
+	// --provider claude-code of these entries); neither tool's own file is
+	// read by Claude Code.
+	AlsoRunBy: []*Provider{DevinCLI, Grok},
+	OneWay:    []Scope{ScopeProject},
 	Notes: []Note{
 		{ScopeProject, "Claude Code holds back project hooks until the folder is trusted (the trust dialog of an interactive session)"},
 	},

@@ -35,6 +35,10 @@ var cursorInstall = &Install{
 	// Cursor always sets CURSOR_PROJECT_DIR (and CLAUDE_PROJECT_DIR, so the
 	// entries shared with Claude Code work as they are).
 	ProjectDir: `"$CURSOR_PROJECT_DIR"`,
+	// Grok Build runs the project's .cursor/hooks.json too, with its own
+	// payload and GROK_HOOK_EVENT; Cursor reads nothing of Grok's.
+	AlsoRunBy: []*Provider{Grok},
+	OneWay:    []Scope{ScopeProject},
 	Notes: []Note{
 		{ScopeProject, "Cursor runs project hooks only in a trusted workspace; it reloads hooks.json by itself"},
 		{ScopeUser, "Cursor reloads hooks.json by itself"},

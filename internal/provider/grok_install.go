@@ -15,8 +15,10 @@ import "time"
 //     --trust, kept in ~/.grok/trusted_folders.toml);
 //   - Grok also runs .claude/settings.json and .cursor/hooks.json: a
 //     project registered for Claude Code or Cursor is answered as Grok
-//     when Grok calls (GROK_HOOK_EVENT), but then calls hookshim twice
-//     per event, once per file.
+//     when Grok calls (GROK_HOOK_EVENT, which outweighs their --provider).
+//     A project registered for Grok too would be called twice per event,
+//     so Claude's and Cursor's installs list Grok in AlsoRunBy (one way,
+//     project scope): install --all keeps their entry and skips Grok's.
 var grokInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".grok/hooks", File: "hookshim.json", Format: &claudeFormat},

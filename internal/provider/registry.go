@@ -44,6 +44,7 @@ var All = []*Provider{
 	CortexCode,
 	Junie,
 	Amp,
+	Jan,
 }
 
 // aliases are the short names people type.
