@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,6 +76,50 @@ type obj = map[string]any
 // clients are the tools under test, in name order: adding one to e2e is
 // an entry here and its pin in versions.json.
 var clients = []*client{
+	// Auggie: `auggie --print` with no account, against the mock as
+	// Augment's backend (mockmodel's augment.go): AUGMENT_SESSION_AUTH names
+	// it as the tenant, and its get-models answer turns on the enable_hooks
+	// feature flag, without which Auggie runs no hook (measured with
+	// 0.36.0). It downloads ripgrep from GitHub at start unless
+	// ~/.augment/binaries holds it: a stand-in that finds nothing keeps it
+	// on loopback (the mock never asks for a search).
+	{
+		name:     "auggie",
+		provider: "auggie",
+		scope:    "project",
+		timeout:  2 * time.Minute,
+		configure: func(r *runDir) error {
+			rg := filepath.Join(r.home, ".augment", "binaries", "ripgrep", "v14.1.1-linux-x64", "rg")
+			if err := r.write(rg, "#!/bin/sh\nexit 1\n"); err != nil {
+				return err
+			}
+			return os.Chmod(rg, 0o755)
+		},
+		env: func(r *runDir) []string {
+			return []string{"AUGMENT_SESSION_AUTH=" + jsonFile(obj{
+				"accessToken": "e2e-dummy-token",
+				"tenantURL":   r.mock.URL + "/",
+				"scopes":      []string{"read", "write"},
+			})}
+		},
+		args:  []string{"--print", prompt, "--workspace-root", "."},
+		fires: []string{"SessionStart", "PromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"},
+		extra: []string{"no-policy"},
+		expect: map[string]func(t *testing.T, res *result){
+			// A deny's reason is the failed tool result the model reads.
+			"deny": func(t *testing.T, res *result) {
+				if got := auggieToolResult(res); !strings.Contains(got, tokDeny) {
+					t.Errorf("the model did not get the reason as the tool result (got %q)", got)
+				}
+			},
+			// Context after a tool is appended to its result.
+			"allow": func(t *testing.T, res *result) {
+				if got := auggieToolResult(res); !strings.Contains(got, ctxToken("after_tool_execute")) {
+					t.Errorf("after-tool context not in the tool result (got %q)", got)
+				}
+			},
+		},
+	},
 	// Cline CLI: `cline --json -P openai-compatible "<prompt>"` (act mode,
 	// tools auto-approved) with the mock as its openai-compatible provider
 	// in ~/.cline/data/settings/providers.json, as `cline auth -p
@@ -565,6 +610,19 @@ enabled = false
 		// Measured with 0.24.4: headless falls back to deny, reason to the model.
 		askBlocks: true,
 	},
+}
+
+// auggieToolResult is the content of the first tool result Auggie sent
+// its backend (a request node with tool_result_node), or "".
+func auggieToolResult(res *result) string {
+	for _, q := range res.requests {
+		for _, n := range gjson.GetBytes(q.Body, "nodes").Array() {
+			if c := n.Get("tool_result_node.content"); c.Exists() {
+				return c.String()
+			}
+		}
+	}
+	return ""
 }
 
 // clineAborted: Cline ended the run on hookshim's cancel, and the reason

@@ -4,12 +4,15 @@
 // answers the text "done". It records every request body, so a test can see
 // what a tool sent to its model (a hook's context, a block reason).
 //
-// It speaks the four wire protocols the tools use, streaming or not:
+// It speaks the five wire protocols the tools use, streaming or not:
 //   - Anthropic Messages (POST …/v1/messages): Claude Code;
 //   - OpenAI Chat Completions (POST …/chat/completions): Qwen Code, Copilot
 //     CLI with its own provider, Kimi Code, OpenCode;
 //   - OpenAI Responses (POST …/responses): Codex;
-//   - Gemini generateContent / streamGenerateContent: Gemini CLI.
+//   - Gemini generateContent / streamGenerateContent: Gemini CLI;
+//   - Augment's backend (POST /get-models, /chat-stream and the calls
+//     Auggie makes around them): Auggie, which has no model setting of its
+//     own and talks only to the tenant its session names (augment.go).
 //
 // It listens on 127.0.0.1 only and closes itself after its lifetime.
 package mockmodel
@@ -40,6 +43,7 @@ var ShellTools = []string{
 	"shell",             // Codex (argv form)
 	"Execute",           // Factory Droid
 	"run_commands",      // Cline CLI (a list of commands)
+	"launch-process",    // Auggie
 }
 
 // Request is one recorded request.
@@ -157,7 +161,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := gjson.ParseBytes(body)
 	var ans answer
 	switch proto {
-	case "anthropic", "chat", "responses", "gemini":
+	case "anthropic", "chat", "responses", "gemini", "augment":
 		ans = s.decide(proto, req)
 		rec.Answer = ans.kind()
 	default:
@@ -181,6 +185,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeResponses(w, req, ans, rec.Seq)
 	case "gemini":
 		writeGemini(w, r, req, ans)
+	case "augment":
+		writeAugment(w, ans, rec.Seq)
+	case "augment-models":
+		writeJSON(w, augmentModels)
+	case "augment-side":
+		writeJSON(w, augmentSide[r.URL.Path])
 	case "anthropic-count":
 		writeJSON(w, `{"input_tokens": 12}`)
 	case "gemini-count":
@@ -206,6 +216,9 @@ func (s *Server) record(rec *Request) {
 
 func protocol(r *http.Request) string {
 	p := r.URL.Path
+	if proto := augmentProtocol(r); proto != "" {
+		return proto
+	}
 	switch {
 	case strings.HasSuffix(p, "/messages/count_tokens"):
 		return "anthropic-count"
@@ -250,7 +263,11 @@ func (s *Server) decide(proto string, req gjson.Result) answer {
 	if !ok {
 		return answer{text: s.text}
 	}
-	return answer{tool: name, args: Args(schema, s.command)}
+	args := Args(schema, s.command)
+	if proto == "augment" {
+		args = augmentShellArgs(args, req)
+	}
+	return answer{tool: name, args: args}
 }
 
 // hasToolResult reports whether the conversation already holds the result
@@ -287,6 +304,8 @@ func hasToolResult(proto string, req gjson.Result) bool {
 			})
 			return !found
 		})
+	case "augment":
+		found = augmentHasToolResult(req)
 	}
 	return found
 }
@@ -327,6 +346,12 @@ func shellTool(proto string, req gjson.Result) (string, gjson.Result, bool) {
 				tools = append(tools, tool{f.Get("name").Str, schema})
 				return true
 			})
+			return true
+		})
+	case "augment":
+		// The schema is a JSON document in a string.
+		req.Get("tool_definitions").ForEach(func(_, t gjson.Result) bool {
+			tools = append(tools, tool{t.Get("name").Str, gjson.Parse(t.Get("input_schema_json").Str)})
 			return true
 		})
 	}

@@ -15,13 +15,16 @@ import (
 // read 2026-11, and the hook code bundled in @augmentcode/auggie 0.36.0
 // (augment.mjs, read here: the payload builders, the zod schema of the
 // answer and the router that sends its fields to the agent or the user).
-// Auggie 0.36.0 was also run here against a loopback stand-in for
-// Augment's backend (hooks run only when its get-models answer turns on the
+// Auggie 0.36.0 runs in make e2e against a loopback stand-in for Augment's
+// backend (hooks run only when its get-models answer turns on the
 // enable_hooks flag): it fires SessionStart, PromptSubmit, PreToolUse,
-// PostToolUse, Stop and SessionEnd; PreToolUse deny and PostToolUse context
-// work; SessionStart and PromptSubmit answers are never read (the prompt
-// goes out before the hook ends), so both are observed only whatever the
-// schema offers. The rest is from the docs and the bundle:
+// PostToolUse, Stop and SessionEnd; PreToolUse deny and rewrite and
+// PostToolUse context work (the context is appended to the tool result
+// under "[Hook Context]"); a PreToolUse ask runs the call; a Stop block is
+// dropped (below); SessionStart and PromptSubmit answers are never read
+// (the prompt goes out before the hook ends). So SessionStart, PromptSubmit
+// and Stop are observed only, whatever the schema offers. The rest is from
+// the docs and the bundle:
 //   - Claude's event names for PreToolUse, PostToolUse, Stop, SessionStart,
 //     SessionEnd, Notification, and PromptSubmit (1.x) — not
 //     UserPromptSubmit;
@@ -32,13 +35,17 @@ import (
 //     notification_type and notification_message; PromptSubmit user_prompt.
 //     The environment has AUGMENT_PROJECT_DIR (the first workspace root),
 //     AUGMENT_CONVERSATION_ID, AUGMENT_HOOK_EVENT and AUGMENT_TOOL_NAME;
-//   - answers: top-level continue, stopReason, suppressOutput,
+//   - answers: top-level continue (false only blocks a PreToolUse call;
+//     it never ends the loop), stopReason, suppressOutput,
 //     systemMessage; hookSpecificOutput selected by its hookEventName:
 //     PreToolUse permissionDecision allow|deny|ask (+Reason) and
-//     updatedInput; PostToolUse decision "block", reason and
+//     updatedInput, of which the agent loop acts on deny and updatedInput
+//     only; PostToolUse decision "block", reason and
 //     additionalContext (the reason only goes to the agent, like context);
 //     Stop decision "block" and reason — INSIDE hookSpecificOutput, unlike
-//     Claude Code; SessionStart additionalContext (never read, above). The schema is a union
+//     Claude Code (parsed, then dropped: triggerStopHook awaits onStop and
+//     ignores what it returns); SessionStart additionalContext (never
+//     read, above). The schema is a union
 //     on hookEventName without PromptSubmit: a hookSpecificOutput for it
 //     voids the whole answer. PromptSubmit is observed only: the agent
 //     loop fires it without waiting (firePromptSubmitHook calls
@@ -51,9 +58,10 @@ import (
 // names and neither session_id nor Cursor's cursor_version (Cursor sends
 // the same two keys with camelCase events).
 var Auggie = &Provider{
-	ID:      "auggie",
-	Name:    "Auggie",
-	Install: auggieInstall,
+	ID:       "auggie",
+	Name:     "Auggie",
+	Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
+	Install:  auggieInstall,
 	Signals: []Signal{
 		{Weight: 7, desc: "conversation_id and workspace_roots without session_id or cursor_version", test: func(p Payload) bool {
 			return p.Get("conversation_id").Type == gjson.String && p.Get("workspace_roots").IsArray() &&
@@ -75,12 +83,25 @@ var Auggie = &Provider{
 		// discards what the hook answers (measured): no channel is claimed.
 		{"SessionStart", event.SessionStart, 0},
 		{"PromptSubmit", event.BeforePrompt, 0},
-		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanAsk | CanAllow | CanRewrite | CanStop},
+		// Only a deny (or continue: false) and updatedInput are read before
+		// the call; permissionDecision "ask" and "allow" are never looked at
+		// (the reason of an ask only goes to the user). Measured with 0.36.0
+		// --print: an ask ran the command, with no prompt; continue: false
+		// blocked the call and the loop went on to the next model request,
+		// its stopReason shown nowhere. So an ask and a stop are degraded
+		// (to a deny, by default) and an allow is no opinion.
+		{"PreToolUse", event.BeforeToolExecute, CanDeny | CanRewrite},
 		// decision "block" only adds the reason to the agent's messages
 		// ("PostToolUse cannot block anything", docs): a deny is context.
-		{"PostToolUse", event.AfterToolExecute, CanContext | CanStop},
+		// continue: false is never read (measured with 0.36.0: the loop
+		// went on).
+		{"PostToolUse", event.AfterToolExecute, CanContext},
 		{"Notification", event.Notification, 0},
-		{"Stop", event.AgentStop, CanDeny | CanStop},
+		// The schema reads decision "block" (and continue: false) here, but
+		// the agent loop awaits the Stop hook and drops its result: measured
+		// with 0.36.0 --print, a block's reason reached no later model
+		// request and the run ended. Observed only.
+		{"Stop", event.AgentStop, 0},
 		{"SessionEnd", event.SessionEnd, 0},
 	},
 	EventName: hookEventName,

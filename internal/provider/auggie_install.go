@@ -3,7 +3,9 @@ package provider
 import "time"
 
 // Where Auggie reads hook registrations (docs.augmentcode.com/cli/hooks and
-// /cli/settings, read 2026-11; not run: Auggie needs an Augment account):
+// /cli/settings, read 2026-11; the project registration below runs in make
+// e2e with Auggie 0.36.0, against a loopback stand-in for Augment's
+// backend; the user one is not run):
 //   - settings.json files, highest precedence first: /etc/augment/,
 //     <workspace>/.augment/settings.local.json, <workspace>/.augment/
 //     settings.json (project, committed) and ~/.augment/settings.json
