@@ -30,6 +30,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 	$(GO) test ./internal/docs -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
 	$(GO) test ./internal/importer -run TestImportGoldens -update
+	$(GO) test ./internal/completion -run "TestBash|TestZsh|TestFish" -update
 
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \

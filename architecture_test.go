@@ -61,6 +61,9 @@ var layers = map[string][]string{
 
 	// What both programs' version commands report.
 	"internal/buildinfo": {},
+
+	// The shell completion scripts, read from the command line's usage text.
+	"internal/completion": {"internal/provider", "internal/policy"},
 }
 
 // TestArchitecture: every package imports only what its row in
