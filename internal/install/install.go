@@ -121,6 +121,20 @@ func (env Env) Path(t provider.Target) (string, error) {
 	return filepath.Join(dir, t.File), nil
 }
 
+// InHome reports whether the project folder is the user's home folder,
+// whose tool folders (.claude/, .gemini/…) hold the user's own settings.
+func (env Env) InHome() bool {
+	if env.Project == "" || env.Home == "" {
+		return false
+	}
+	p, err1 := filepath.EvalSymlinks(env.Project)
+	h, err2 := filepath.EvalSymlinks(env.Home)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(env.Project) == filepath.Clean(env.Home)
+	}
+	return p == h
+}
+
 // Display is a path as messages show it: relative to the project, or
 // under ~ for the home directory, whichever is closer.
 func (env Env) Display(p string) string {
