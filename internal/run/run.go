@@ -429,6 +429,9 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 		args[0] = resolve(h, args[0])
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	if !direct {
+		shellLine(cmd, h.Command)
+	}
 	cmd.Dir = h.Dir
 	return cmd, nil
 }

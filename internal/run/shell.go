@@ -21,5 +21,13 @@ func argv(goos, line string) (args []string, direct bool) {
 	return []string{"/bin/sh", "-c", line}, false
 }
 
+// cmdExeLine is the command line that has cmd.exe run line as written.
+// cmd.exe does not unquote its arguments the way os/exec quotes them (a "
+// in the line would reach it as \"), so the line is handed over whole, in
+// the form /S reads: the first and the last quote are taken away and the
+// rest runs as it is. /D skips the registry's AutoRun commands, whose
+// output would land in the tool's answer.
+func cmdExeLine(line string) string { return `cmd /d /s /c "` + line + `"` }
+
 // argvHere is argv on this system.
 func argvHere(line string) ([]string, bool) { return argv(runtime.GOOS, line) }

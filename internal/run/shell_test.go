@@ -32,3 +32,15 @@ func TestArgv(t *testing.T) {
 		require.Equal(t, tc.direct, direct, "%s: %s", tc.goos, tc.line)
 	}
 }
+
+// cmd.exe gets a shell line whole, quotes and all, wrapped in the one
+// pair of quotes /S takes away.
+func TestCmdExeLine(t *testing.T) {
+	for line, want := range map[string]string{
+		"echo {}": `cmd /d /s /c "echo {}"`,
+		`"C:\Program Files\jq\jq.exe" -r .tool_name | x`: `cmd /d /s /c ""C:\Program Files\jq\jq.exe" -r .tool_name | x"`,
+		`node "%USERPROFILE%\hooks\a b.js"`:              `cmd /d /s /c "node "%USERPROFILE%\hooks\a b.js""`,
+	} {
+		require.Equal(t, want, cmdExeLine(line), line)
+	}
+}
