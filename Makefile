@@ -88,16 +88,8 @@ bench-smoke: ## short benchmark for CI: fails only on an order-of-magnitude regr
 # The platforms of a release: what people drop into their dotfiles.
 DIST_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-dist: ## cross-compile release binaries for DIST_PLATFORMS into dist/, with dist/SHA256SUMS
-	rm -rf dist && mkdir -p dist
-	@set -e; for p in $(DIST_PLATFORMS); do \
-		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
-		out=dist/hookshim-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
-		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim; \
-		out=dist/hookshim-remote-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
-		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim-remote; \
-	done
-	cd dist && sha256sum hookshim-* > SHA256SUMS
+# One way builds release files: make release. dist is its old name.
+dist: release ## the same as make release
 
 # make release stamps the commit and its date (not the time of the build:
 # two builds of one commit give the same archives).

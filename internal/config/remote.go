@@ -218,7 +218,7 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 }
 
 // Helper finds hookshim-remote: next to the running hookshim (where make
-// build and make dist put it), else in PATH.
+// build and the release archives put it), else in PATH.
 func Helper(lookPath LookPath) (string, error) {
 	name := programFile(runtime.GOOS, remotecall.Program)
 	if exe, err := os.Executable(); err == nil {
