@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -97,7 +98,10 @@ type Registration struct {
 func (r Registration) Current() bool { return len(r.Events) > 0 && len(r.Problems) == 0 }
 
 // Path is where a target's file is.
-func (env Env) Path(t provider.Target) (string, error) {
+func (env Env) Path(t provider.Target) (string, error) { return env.pathOn(runtime.GOOS, t) }
+
+// pathOn is Path on the system goos.
+func (env Env) pathOn(goos string, t provider.Target) (string, error) {
 	var dir string
 	switch t.Scope {
 	case provider.ScopeProject:
@@ -106,7 +110,12 @@ func (env Env) Path(t provider.Target) (string, error) {
 		}
 		dir = filepath.Join(env.Project, t.Dir)
 	default:
-		if t.DirEnv != "" && env.Getenv != nil {
+		if goos == "windows" && t.AppData != "" && env.Getenv != nil {
+			if v := env.Getenv("APPDATA"); v != "" && filepath.IsAbs(v) {
+				dir = filepath.Join(v, t.AppData)
+			}
+		}
+		if dir == "" && t.DirEnv != "" && env.Getenv != nil {
 			if v := env.Getenv(t.DirEnv); v != "" && filepath.IsAbs(v) {
 				dir = filepath.Join(v, t.DirSub)
 			}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,5 +75,40 @@ func TestParseCallWindows(t *testing.T) {
 	} {
 		_, ok := parseCall(line)
 		assert.False(t, ok, line)
+	}
+}
+
+// A user target the tool reads from %APPDATA% on Windows is found there;
+// elsewhere, and without APPDATA, in the home folder.
+func TestPathOnWindows(t *testing.T) {
+	home := "/home/u"
+	devin := *provider.Lookup("devin-cli").Install
+	claude := *provider.Lookup("claude-code").Install
+	var devinUser, claudeUser provider.Target
+	for _, tg := range devin.Targets {
+		if tg.Scope == provider.ScopeUser {
+			devinUser = tg
+		}
+	}
+	for _, tg := range claude.Targets {
+		if tg.Scope == provider.ScopeUser {
+			claudeUser = tg
+		}
+	}
+	for _, tc := range []struct {
+		goos, appData string
+		target        provider.Target
+		want          string
+	}{
+		{"windows", "/appdata", devinUser, "/appdata/devin/config.json"},
+		{"windows", "", devinUser, "/home/u/.config/devin/config.json"},
+		{"windows", "relative", devinUser, "/home/u/.config/devin/config.json"},
+		{"linux", "/appdata", devinUser, "/home/u/.config/devin/config.json"},
+		{"windows", "/appdata", claudeUser, "/home/u/.claude/settings.json"},
+	} {
+		env := Env{Home: home, Getenv: func(k string) string { return map[string]string{"APPDATA": tc.appData}[k] }}
+		got, err := env.pathOn(tc.goos, tc.target)
+		require.NoError(t, err)
+		assert.Equal(t, filepath.FromSlash(tc.want), got, "%s APPDATA=%s %s", tc.goos, tc.appData, tc.target.Dir)
 	}
 }
