@@ -67,10 +67,10 @@ func (f *File) Check(dir string, lookPath LookPath) []Problem {
 
 // Check resolves the hook's command the way internal/run starts it (a
 // plain command line directly, split with shell quoting rules; anything
-// else under /bin/sh -c) and returns what keeps it from starting: the
-// program exists and is executable, a script's #! interpreter is there,
-// and the script of an `sh x.sh` / `python3 x.py` / `node x.js` style
-// command exists. Lines that need a shell are checked up to what can be
+// else under sh -c, or cmd.exe on Windows) and returns what keeps it from
+// starting: the program exists and is executable, a script's #!
+// interpreter is there, and the script of an `sh x.sh` / `python3 x.py` /
+// `node x.js` style command exists. Lines that need a shell are checked up to what can be
 // known without running it.
 func (h *Hook) Check(dir string, lookPath LookPath) []Problem {
 	return h.checkOn(runtime.GOOS, dir, lookPath)
