@@ -2,6 +2,9 @@
 GO      ?= go
 BIN     := bin/hookshim
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+# Read once: a commit made while make release or make npm runs must not
+# give the files of one run two versions.
+VERSION := $(VERSION)
 LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/buildinfo.Version=$(VERSION)
 export CGO_ENABLED ?= 0
 
@@ -95,6 +98,8 @@ dist: release ## the same as make release
 # two builds of one commit give the same archives).
 COMMIT      ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 COMMIT_DATE ?= $(shell git log -1 --format=%cI 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
+COMMIT      := $(COMMIT)
+COMMIT_DATE := $(COMMIT_DATE)
 
 # The SBOM generator: CycloneDX's own tool for Go modules, pinned, built
 # once from the Go module proxy into .tools/ (about a minute on 2 cores).
