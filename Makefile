@@ -2,6 +2,9 @@
 GO      ?= go
 BIN     := bin/hookshim
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+# Read once: a commit made while make release or make npm runs must not
+# give the files of one run two versions.
+VERSION := $(VERSION)
 LDFLAGS := -s -w -X github.com/hookshim/hookshim/internal/buildinfo.Version=$(VERSION)
 export CGO_ENABLED ?= 0
 
@@ -30,6 +33,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 	$(GO) test ./internal/docs -run TestProvidersDoc -update-docs
 	$(GO) test ./internal/install -run TestInstallGoldens -update
 	$(GO) test ./internal/importer -run TestImportGoldens -update
+	$(GO) test ./internal/completion -run "TestBash|TestZsh|TestFish" -update
 
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
@@ -87,21 +91,15 @@ bench-smoke: ## short benchmark for CI: fails only on an order-of-magnitude regr
 # The platforms of a release: what people drop into their dotfiles.
 DIST_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-dist: ## cross-compile release binaries for DIST_PLATFORMS into dist/, with dist/SHA256SUMS
-	rm -rf dist && mkdir -p dist
-	@set -e; for p in $(DIST_PLATFORMS); do \
-		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
-		out=dist/hookshim-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
-		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim; \
-		out=dist/hookshim-remote-$(VERSION)-$$os-$$arch$$ext; echo "  $$out"; \
-		GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/hookshim-remote; \
-	done
-	cd dist && sha256sum hookshim-* > SHA256SUMS
+# One way builds release files: make release. dist is its old name.
+dist: release ## the same as make release
 
 # make release stamps the commit and its date (not the time of the build:
 # two builds of one commit give the same archives).
 COMMIT      ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 COMMIT_DATE ?= $(shell git log -1 --format=%cI 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
+COMMIT      := $(COMMIT)
+COMMIT_DATE := $(COMMIT_DATE)
 
 # The SBOM generator: CycloneDX's own tool for Go modules, pinned, built
 # once from the Go module proxy into .tools/ (about a minute on 2 cores).

@@ -33,7 +33,7 @@ var layers = map[string][]string{
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
 	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config", "internal/patch", "internal/private"},
-	"internal/doctor":    {"internal/config", "internal/dialect", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event", "internal/wire"},
+	"internal/doctor":    {"internal/config", "internal/dialect", "internal/extend", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event", "internal/wire"},
 	"internal/simulate":  {"internal/config", "internal/decision", "internal/event", "internal/normalize", "internal/pipeline", "internal/policy", "internal/provider", "internal/run", "internal/wire", "internal/shellquote"},
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},
 	"internal/install":   {"internal/provider", "internal/private", "internal/shellquote", "internal/wire"},
@@ -61,6 +61,9 @@ var layers = map[string][]string{
 
 	// What both programs' version commands report.
 	"internal/buildinfo": {},
+
+	// The shell completion scripts, read from the command line's usage text.
+	"internal/completion": {"internal/provider", "internal/policy"},
 }
 
 // TestArchitecture: every package imports only what its row in

@@ -15,7 +15,7 @@ import (
 
 // executableKind names the executable image that head, the first bytes of
 // a file, starts, or is "". Programs are built from the sources (make
-// build, make dist): one committed by mistake is a binary nobody can
+// build, make release): one committed by mistake is a binary nobody can
 // review, that everyone who clones the repository downloads forever.
 func executableKind(head []byte) string {
 	switch {

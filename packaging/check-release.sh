@@ -1,8 +1,9 @@
 #!/bin/sh
 # Checks what make release wrote into dist/release/: every archive holds
 # both programs, the licence, the README and the three completions; the
-# checksums hold; the SBOM is CycloneDX; the archive for this machine runs
-# and reports the version, commit and date it was stamped with.
+# checksums hold; the SBOM is CycloneDX; the Homebrew formula parses as
+# Ruby; the archive for this machine runs and reports the version, commit
+# and date it was stamped with.
 set -eu
 out=dist/release
 version=$1 commit=$2
@@ -29,6 +30,16 @@ done
 grep '^      sha256 ' hookshim.rb | cut -d'"' -f2 | while read -r s; do
 	grep -q "^$s " checksums.txt || { echo "check-release: hookshim.rb's $s is not in checksums.txt" >&2; exit 1; }
 done
+# The formula is Ruby: where Ruby is installed (CI installs it), it must
+# parse; CI=true makes a missing Ruby fail.
+if command -v ruby >/dev/null 2>&1; then
+	ruby -c hookshim.rb >/dev/null || { echo "check-release: hookshim.rb is not valid Ruby" >&2; exit 1; }
+elif [ -n "${CI:-}" ]; then
+	echo "check-release: ruby is not installed: hookshim.rb cannot be checked" >&2
+	exit 1
+else
+	echo "check-release: ruby is not installed: hookshim.rb's syntax is not checked" >&2
+fi
 grep -q '@VERSION@' install.sh && { echo "check-release: install.sh names no version" >&2; exit 1; }
 [ "$n" -ge 6 ] || { echo "check-release: $n archives, want 6" >&2; exit 1; }
 

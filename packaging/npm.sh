@@ -49,6 +49,10 @@ JSON
 	deps="$deps${deps:+,
 }    \"$name\": \"$npmver\""
 done
+if [ -z "$deps" ]; then
+	echo "npm: no release archive of $version in dist/release/: run make release" >&2
+	exit 1
+fi
 dir=$out/src/hookshim
 mkdir -p "$dir/bin"
 cp npm/launcher.js "$dir/bin/hookshim.js"

@@ -106,7 +106,7 @@ Usage:
       List the tools hookshim speaks to and their events; --tools lists
       the canonical tool names a matcher takes ("shell", "file_edit") with
       each tool's native names for them.
-  hookshim policies [--markdown] [NAME]
+  hookshim policies [--markdown] [POLICY]
       List the built-in policies a config entry can "use", or show one:
       what it catches and misses, its parameters, examples.
   hookshim example-policy deny-destructive|prompt-context
@@ -256,23 +256,33 @@ func cmdHelp(args []string, _ io.Reader, stdout, stderr io.Writer, _ func(string
 	return 0
 }
 
-// commandUsage is a command's block of the usage text: its synopsis line
-// and the indented lines below it.
-func commandUsage(name string) string {
+// usageBlocks is the usage text's block of each command, in its order:
+// its synopsis line and the indented lines below it. Completion reads the
+// commands from here: reading them from the commands table, which holds
+// completion, would be an initialization cycle.
+func usageBlocks() []string {
 	_, body, _ := strings.Cut(usage, "\nUsage:\n")
 	body, _, _ = strings.Cut(body, "\n\n")
-	var b strings.Builder
-	in := false
+	var blocks []string
 	for _, line := range strings.Split(body, "\n") {
-		if rest, ok := strings.CutPrefix(line, "  hookshim "); ok {
-			first, _, _ := strings.Cut(rest, " ")
-			in = first == name
+		if strings.HasPrefix(line, "  hookshim ") {
+			blocks = append(blocks, "")
 		}
-		if in {
-			b.WriteString(line + "\n")
+		if len(blocks) > 0 {
+			blocks[len(blocks)-1] += line + "\n"
 		}
 	}
-	return b.String()
+	return blocks
+}
+
+// commandUsage is a command's block of the usage text.
+func commandUsage(name string) string {
+	for _, b := range usageBlocks() {
+		if strings.HasPrefix(b, "  hookshim "+name+" ") || strings.HasPrefix(b, "  hookshim "+name+"\n") {
+			return b
+		}
+	}
+	return ""
 }
 
 // newFlags is a command's flag set. The command's block of the usage text

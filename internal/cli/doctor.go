@@ -14,14 +14,6 @@ import (
 	"github.com/hookshim/hookshim/internal/install"
 )
 
-// doctorReport and doctorProblem are doctor's, under the names the
-// extends check (doctorExtends) reports with.
-type doctorReport struct{ *doctor.Report }
-
-type doctorProblem = doctor.Problem
-
-func (r doctorReport) problem(p doctorProblem) { r.Add(p) }
-
 func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := newFlags("doctor")
 	dir := fs.String("dir", "", "")
@@ -48,7 +40,7 @@ func cmdDoctor(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		start = env.Project
 	}
 	r := doctor.Check(doctor.Options{Env: env, Getenv: getenv, Start: start, Cwd: cwd, Version: version(),
-		Extends: func(r *doctor.Report, found []config.Found) { doctorExtends(&doctorReport{r}, found, getenv) }})
+		Extends: doctor.Extends(getenv)})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -284,26 +284,6 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 // newExtending is the config extend creates when there is none.
 const newExtending = `{"spec": "hooks/0.1", "extends": []}`
 
-// doctorExtends pulls in what the configs in force extend, as a hook call
-// does (from the cache only), so that their handlers are checked too;
-// an extension that a call could not read is a problem.
-func doctorExtends(r *doctorReport, found []config.Found, getenv func(string) string) {
-	cache, err := extend.DefaultCache(getenv)
-	if err != nil {
-		r.problem(doctorProblem{Area: "extends", Message: wire.OneLine(err.Error()), Fix: "set HOME or XDG_CACHE_HOME"})
-		return
-	}
-	for _, f := range found {
-		rep, err := extend.Resolve(f.File, extend.Options{Cache: cache})
-		if err != nil {
-			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: wire.OneLine(err.Error()), Fix: "fix the entry (docs/config.md, \"extends\"); until then every call answers as on_error says"})
-		}
-		for _, u := range rep.Unavailable {
-			r.problem(doctorProblem{Area: "extends", Path: f.Path, Message: wire.OneLine(u), Fix: "hookshim fetch"})
-		}
-	}
-}
-
 // printRemotes lists, for hookshim trust, the configs f pulls in from
 // URLs: the allowance covers them by their pins, not by path.
 func printRemotes(stdout io.Writer, f *config.File) {

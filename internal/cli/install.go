@@ -78,7 +78,7 @@ func installEnv(getenv func(string) string, dir string) (install.Env, error) {
 	}
 	// What install writes depends on it: status and doctor compare with
 	// the same.
-	env.Handlers = longestHandler(env)
+	env.Handlers = config.LongestTimeout(getenv, env.Project)
 	return env, nil
 }
 
@@ -180,12 +180,7 @@ func (f *installFlags) selectProviders(env install.Env, stderr io.Writer, cmd st
 	}
 	out := install.Found(env)
 	if cmd == "uninstall" {
-		out = nil
-		for _, p := range provider.All {
-			if p.Install != nil {
-				out = append(out, p)
-			}
-		}
+		out = install.Editable()
 	}
 	if len(out) == 0 {
 		errorf(stderr, "found no tool on this machine or in %s", env.Project)
@@ -229,7 +224,7 @@ func installOrUninstall(cmd string, args []string, stdout, stderr io.Writer, get
 		errorf(stderr, "%v", err)
 		return 1
 	}
-	if f.scope != "user" && !uninstall && inHome(env) {
+	if f.scope != "user" && !uninstall && env.InHome() {
 		// The home folder's .claude/, .gemini/… are the user's own
 		// settings: a project-scope entry there would rewrite them with
 		// project-style commands, and status would then show each file
@@ -387,25 +382,6 @@ func nextSteps(env install.Env, scopes map[provider.Scope]bool, stderr io.Writer
 			}
 		}
 	}
-}
-
-// longestHandler is the longest timeout of the handlers a call in the
-// project waits for (async ones it does not), from the configs in force
-// there, trusted or not: install registers at least that.
-func longestHandler(env install.Env) time.Duration {
-	found, err := config.Discover(config.Sources{Getenv: env.Getenv, StartDirs: []string{env.Project}})
-	if err != nil {
-		return 0
-	}
-	var longest time.Duration
-	for _, f := range found {
-		for _, h := range f.Hooks {
-			if !h.Async {
-				longest = max(longest, h.Timeout)
-			}
-		}
-	}
-	return longest
 }
 
 // warnDisabled says when a setting turns all of a tool's hooks off, when
@@ -589,17 +565,4 @@ func cmdStatus(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		}
 	}
 	return status
-}
-
-// inHome reports whether the project folder is the user's home folder.
-func inHome(env install.Env) bool {
-	if env.Project == "" || env.Home == "" {
-		return false
-	}
-	p, err1 := filepath.EvalSymlinks(env.Project)
-	h, err2 := filepath.EvalSymlinks(env.Home)
-	if err1 != nil || err2 != nil {
-		return filepath.Clean(env.Project) == filepath.Clean(env.Home)
-	}
-	return p == h
 }

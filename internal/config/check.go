@@ -67,12 +67,18 @@ func (f *File) Check(dir string, lookPath LookPath) []Problem {
 
 // Check resolves the hook's command the way internal/run starts it (a
 // plain command line directly, split with shell quoting rules; anything
-// else under /bin/sh -c) and returns what keeps it from starting: the
-// program exists and is executable, a script's #! interpreter is there,
-// and the script of an `sh x.sh` / `python3 x.py` / `node x.js` style
-// command exists. Lines that need a shell are checked up to what can be
+// else under sh -c, or cmd.exe on Windows) and returns what keeps it from
+// starting: the program exists and is executable, a script's #!
+// interpreter is there, and the script of an `sh x.sh` / `python3 x.py` /
+// `node x.js` style command exists. Lines that need a shell are checked up to what can be
 // known without running it.
 func (h *Hook) Check(dir string, lookPath LookPath) []Problem {
+	return h.checkOn(runtime.GOOS, dir, lookPath)
+}
+
+// checkOn is Check on the system goos. On Windows a file needs no mode
+// bit or #! line to start, and a line for cmd.exe is not read.
+func (h *Hook) checkOn(goos, dir string, lookPath LookPath) []Problem {
 	if h.Remote != nil {
 		return h.checkRemote(lookPath)
 	}
@@ -84,18 +90,18 @@ func (h *Hook) Check(dir string, lookPath LookPath) []Problem {
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	c := checker{h: h, dir: dir, lookPath: lookPath}
+	c := checker{h: h, dir: dir, lookPath: lookPath, goos: goos}
 	c.pos = c.display(h.Pos)
 	if st, err := os.Stat(h.Dir); err != nil || !st.IsDir() {
 		d := c.display(h.Dir)
 		c.add(BadDir, d, "its working folder "+d+" does not exist", "create "+d+" or change the handler's cwd")
 		return c.out
 	}
-	if args, ok := Argv(h.Command); ok {
+	if args, ok := ArgvOn(goos, h.Command); ok {
 		c.command(args)
 		return c.out
 	}
-	if runtime.GOOS == "windows" {
+	if goos == "windows" {
 		return c.out // cmd.exe syntax: nothing more is known without running it
 	}
 	c.shellLine(h.Command)
@@ -105,22 +111,41 @@ func (h *Hook) Check(dir string, lookPath LookPath) []Problem {
 // Argv splits a command line that needs no shell into the program and its
 // arguments; ok is false when the line needs a shell (pipes, redirections,
 // variables, globs...). It is the split internal/run starts handlers with.
-func Argv(line string) ([]string, bool) {
-	if strings.ContainsAny(line, "|&;<>()$`*?[]{}~\n\\#!=") {
+func Argv(line string) ([]string, bool) { return ArgvOn(runtime.GOOS, line) }
+
+// ArgvOn is Argv on the system goos. On Windows the shell is cmd.exe: a
+// line also needs it for its variables (%VAR%) and escape (^), and for its
+// built-in commands, which are no programs of their own.
+func ArgvOn(goos, line string) ([]string, bool) {
+	special := "|&;<>()$`*?[]{}~\n\\#!="
+	if goos == "windows" {
+		special += "%^"
+	}
+	if strings.ContainsAny(line, special) {
 		return nil, false
 	}
 	args, err := shellwords.Parse(line)
 	if err != nil || len(args) == 0 {
 		return nil, false
 	}
+	if goos == "windows" && slices.Contains(cmdBuiltins, strings.ToLower(args[0])) {
+		return nil, false
+	}
 	return args, true
 }
+
+// cmdBuiltins are the commands cmd.exe runs itself.
+var cmdBuiltins = []string{"assoc", "break", "call", "cd", "chdir", "cls", "color", "copy", "date", "del",
+	"dir", "echo", "endlocal", "erase", "exit", "for", "ftype", "goto", "if", "md", "mkdir", "mklink",
+	"move", "path", "pause", "popd", "prompt", "pushd", "rd", "rem", "ren", "rename", "rmdir", "set",
+	"setlocal", "shift", "start", "time", "title", "type", "ver", "verify", "vol"}
 
 type checker struct {
 	h        *Hook
 	dir      string
 	pos      string
 	lookPath LookPath
+	goos     string
 	out      []Problem
 	moved    bool // a shell line changed folder: relative paths are no longer known
 }
@@ -188,7 +213,7 @@ func (c *checker) program(name string) bool {
 		c.add(NotAProgram, d, d+" is a folder, not a program", "name the program to run in the command")
 		return false
 	}
-	if runtime.GOOS != "windows" && st.Mode()&0o111 == 0 {
+	if c.goos != "windows" && st.Mode()&0o111 == 0 {
 		c.add(NotExecutable, d, d+" is not executable", "chmod +x "+d)
 	}
 	c.file(path, d, true)
@@ -200,7 +225,7 @@ func (c *checker) program(name string) bool {
 // not fall back to /bin/sh for a script without one: it fails with "exec
 // format error".
 func (c *checker) file(path, d string, mine bool) {
-	if runtime.GOOS == "windows" {
+	if c.goos == "windows" {
 		return
 	}
 	head := readHead(path)

@@ -188,18 +188,36 @@ func TestFileCheck(t *testing.T) {
 // The runner starts a command the way Argv splits it: the same lines need
 // a shell, the same words reach the program.
 func TestArgv(t *testing.T) {
-	for line, want := range map[string][]string{
-		"./hooks/x.sh":            {"./hooks/x.sh"},
-		`python3 "my hook.py" -v`: {"python3", "my hook.py", "-v"},
-		"a | b":                   nil,
-		"echo $HOME":              nil,
-		"FOO=1 x":                 nil,
-		"":                        nil,
+	for _, tc := range []struct {
+		line           string
+		linux, windows []string // nil: the line needs the system's shell
+	}{
+		{"./hooks/x.sh", []string{"./hooks/x.sh"}, []string{"./hooks/x.sh"}},
+		{`python3 "my hook.py" -v`, []string{"python3", "my hook.py", "-v"}, []string{"python3", "my hook.py", "-v"}},
+		{`"C:/Program Files/nodejs/node.exe" hook.js`, []string{"C:/Program Files/nodejs/node.exe", "hook.js"}, []string{"C:/Program Files/nodejs/node.exe", "hook.js"}},
+		{"a | b", nil, nil},
+		{"echo $HOME", nil, nil},
+		{"FOO=1 x", nil, nil},
+		{"", nil, nil},
+		// A backslash is an escape for sh, and a Windows path: either
+		// way the shell reads it.
+		{`C:\Tools\check.exe --strict`, nil, nil},
+		// cmd.exe's variables and escape, and its built-in commands.
+		{"node %APPDATA%/hook.js", []string{"node", "%APPDATA%/hook.js"}, nil},
+		{"x ^ y", []string{"x", "^", "y"}, nil},
+		{"echo hi", []string{"echo", "hi"}, nil},
+		{"TYPE notes.txt", []string{"TYPE", "notes.txt"}, nil},
+		{"echo.exe hi", []string{"echo.exe", "hi"}, []string{"echo.exe", "hi"}},
 	} {
-		got, ok := Argv(line)
-		require.Equal(t, want != nil, ok, line)
-		require.Equal(t, want, got, line)
+		for goos, want := range map[string][]string{"linux": tc.linux, "darwin": tc.linux, "windows": tc.windows} {
+			got, ok := ArgvOn(goos, tc.line)
+			require.Equal(t, want != nil, ok, "%s: %s", goos, tc.line)
+			require.Equal(t, want, got, "%s: %s", goos, tc.line)
+		}
 	}
+	got, ok := Argv("./hooks/x.sh")
+	require.True(t, ok)
+	require.Equal(t, []string{"./hooks/x.sh"}, got)
 }
 
 // The real PATH lookup is the default.
@@ -213,4 +231,31 @@ func TestCheckDefaultLookPath(t *testing.T) {
 	ps := h.Check("", nil)
 	require.Len(t, ps, 1)
 	require.Equal(t, NotInPath, ps[0].Kind)
+}
+
+// On Windows a file starts with no mode bit and no #! line, and a line
+// for cmd.exe is not read; on Unix each of these is a problem.
+func TestCheckOn(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plain.sh"), []byte("#!/bin/sh\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "noshebang.sh"), []byte("echo hi\n"), 0o755))
+	for _, tc := range []struct {
+		command        string
+		linux, windows []string
+	}{
+		{"./plain.sh", []string{NotExecutable}, nil},
+		{"./noshebang.sh", []string{NoShebang}, nil},
+		{"./gone.sh | true", []string{Missing}, nil},
+		{"gone-program --x", []string{NotInPath}, []string{NotInPath}},
+		{"echo denied", nil, nil},
+	} {
+		for goos, want := range map[string][]string{"linux": tc.linux, "windows": tc.windows} {
+			h := &Hook{Name: "h", Pos: "x:1", Command: tc.command, Dir: dir}
+			var got []string
+			for _, p := range h.checkOn(goos, "", fakePath("echo")) {
+				got = append(got, p.Kind)
+			}
+			require.Equal(t, want, got, "%s: %s", goos, tc.command)
+		}
+	}
 }

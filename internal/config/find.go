@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/hookshim/hookshim/internal/remotecall"
 )
@@ -166,4 +167,25 @@ func findUp(dir string, searched *[]string) string {
 		}
 		dir = parent
 	}
+}
+
+// LongestTimeout is the longest timeout of the handlers a call in dir
+// waits for (async ones it does not), from the configs in force there,
+// trusted or not: install registers at least that, so that a tool does
+// not stop hookshim while a handler still runs. Zero when no config is
+// found or one cannot be read.
+func LongestTimeout(getenv func(string) string, dir string) time.Duration {
+	found, err := Discover(Sources{Getenv: getenv, StartDirs: []string{dir}})
+	if err != nil {
+		return 0
+	}
+	var longest time.Duration
+	for _, f := range found {
+		for _, h := range f.Hooks {
+			if !h.Async {
+				longest = max(longest, h.Timeout)
+			}
+		}
+	}
+	return longest
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -88,4 +89,21 @@ func TestDiscoverStartsSearchedOnce(t *testing.T) {
 	n := len(searched)
 	require.Empty(t, findUp(a, &searched))
 	require.Len(t, searched, n, "a was searched with sub")
+}
+
+// The longest timeout is the longest of the handlers a call waits for, in
+// the user's config and the project's: an async handler is not waited for.
+func TestLongestTimeout(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
+	require.Zero(t, LongestTimeout(getenv, proj), "no config")
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".config", "hookshim"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".config", "hookshim", "openhook.json"), []byte(`{"spec": "hooks/0.1", "hooks": [
+  {"name": "user", "event": "before_tool_execute", "handler": {"type": "command", "command": "true", "timeout": 20}}]}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, FileName), []byte(`{"spec": "hooks/0.1", "hooks": [
+  {"name": "short", "event": "before_tool_execute", "handler": {"type": "command", "command": "true", "timeout": 5}},
+  {"name": "late", "event": "before_tool_execute", "handler": {"type": "command", "command": "true", "timeout": 90, "async": true}}]}`), 0o644))
+	require.Equal(t, 20*time.Second, LongestTimeout(getenv, proj))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, FileName), []byte(`{`), 0o644))
+	require.Zero(t, LongestTimeout(getenv, proj), "a config that cannot be read")
 }

@@ -218,12 +218,9 @@ func (r *Remote) Endpoint(getenv func(string) string) (Endpoint, error) {
 }
 
 // Helper finds hookshim-remote: next to the running hookshim (where make
-// build and make dist put it), else in PATH.
+// build and the release archives put it), else in PATH.
 func Helper(lookPath LookPath) (string, error) {
-	name := remotecall.Program
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
+	name := programFile(runtime.GOOS, remotecall.Program)
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
@@ -289,4 +286,12 @@ func Degradation(h *Hook) string {
 		return s
 	}
 	return "exclude"
+}
+
+// programFile is the file name of a program on the system goos.
+func programFile(goos, name string) string {
+	if goos == "windows" {
+		return name + ".exe"
+	}
+	return name
 }

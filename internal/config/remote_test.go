@@ -82,3 +82,10 @@ func TestParseRemoteHandlers(t *testing.T) {
 		require.ErrorContains(t, err, want, doc)
 	}
 }
+
+// hookshim-remote is hookshim-remote.exe on Windows.
+func TestProgramFile(t *testing.T) {
+	require.Equal(t, "hookshim-remote", programFile("linux", remotecall.Program))
+	require.Equal(t, "hookshim-remote", programFile("darwin", remotecall.Program))
+	require.Equal(t, "hookshim-remote.exe", programFile("windows", remotecall.Program))
+}

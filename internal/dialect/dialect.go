@@ -172,12 +172,7 @@ func SpeakWith(d, caller *provider.Provider, ev *event.Event, o Options) (*Call,
 		}
 	}
 	c.Env = environ(d, ev, o.Now)
-	if runtime.GOOS != "windows" {
-		c.Shell = d.Dialect.Shell
-		if c.Shell == nil {
-			c.Shell = []string{"sh", "-c"}
-		}
-	}
+	c.Shell = shellOn(runtime.GOOS, d.Dialect.Shell)
 	if d.Dialect.EnvFile != "" && slices.Contains(d.Dialect.EnvFileEvents, native) {
 		c.EnvFile = d.Dialect.EnvFile
 	}
@@ -562,4 +557,18 @@ func rekey(input []byte, from, to provider.Renames) []byte {
 		return input
 	}
 	return o.Close()
+}
+
+// shellOn is the shell a dialect handler's command line starts under on
+// the system goos: the dialect's tool's own (nil: sh -c). On Windows the
+// tools' shells are not these, and nil leaves the start to hookshim's own
+// way there (cmd.exe, see run).
+func shellOn(goos string, shell []string) []string {
+	switch {
+	case goos == "windows":
+		return nil
+	case shell == nil:
+		return []string{"sh", "-c"}
+	}
+	return shell
 }

@@ -333,3 +333,21 @@ func TestToolOutputAsSent(t *testing.T) {
 	require.Equal(t, "AfterTool", doc.Get("hook_event_name").Str)
 	require.Equal(t, `{"error":"exit 1"}`, doc.Get("tool_response").Raw)
 }
+
+// A dialect handler starts under its tool's shell on Unix (sh -c when the
+// dialect names none), and hookshim's own way on Windows.
+func TestShellOn(t *testing.T) {
+	bash := []string{"bash", "-c"}
+	for _, tc := range []struct {
+		goos  string
+		shell []string
+		want  []string
+	}{
+		{"linux", nil, []string{"sh", "-c"}},
+		{"darwin", bash, bash},
+		{"windows", bash, nil},
+		{"windows", nil, nil},
+	} {
+		require.Equal(t, tc.want, shellOn(tc.goos, tc.shell), "%s %v", tc.goos, tc.shell)
+	}
+}

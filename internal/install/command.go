@@ -70,12 +70,23 @@ func (env Env) program(p *provider.Provider, t provider.Target, event string) (s
 	if sp, _ := p.Install.SharedCommand.Get(event); sp != nil {
 		owner = sp
 	}
-	dir := owner.Install.ProjectDir
-	// Every ProjectDir is sh syntax; Windows tools run PowerShell or cmd.
-	if dir == "" || runtime.GOOS == "windows" {
+	prog, ok := projectProgram(runtime.GOOS, owner.Install.ProjectDir, env.ProjectBin)
+	if !ok {
 		return "", &ProjectBinError{Provider: p, Bin: env.ProjectBin}
 	}
-	return dir + "/" + shellquote.Word(env.ProjectBin), nil
+	return prog, nil
+}
+
+// projectProgram is how a project entry names a binary inside the project
+// (bin, relative to its root) on the system goos: after the tool's
+// project-folder variable (dir). Every such variable is written in sh
+// syntax, and Windows tools run their hooks under PowerShell or cmd.exe,
+// so there, as for a tool with no variable, there is none (ok is false).
+func projectProgram(goos, dir, bin string) (string, bool) {
+	if dir == "" || goos == "windows" {
+		return "", false
+	}
+	return dir + "/" + shellquote.Word(bin), true
 }
 
 // ProjectBinError is a binary inside the project that a tool's project

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -97,7 +98,10 @@ type Registration struct {
 func (r Registration) Current() bool { return len(r.Events) > 0 && len(r.Problems) == 0 }
 
 // Path is where a target's file is.
-func (env Env) Path(t provider.Target) (string, error) {
+func (env Env) Path(t provider.Target) (string, error) { return env.pathOn(runtime.GOOS, t) }
+
+// pathOn is Path on the system goos.
+func (env Env) pathOn(goos string, t provider.Target) (string, error) {
 	var dir string
 	switch t.Scope {
 	case provider.ScopeProject:
@@ -106,7 +110,12 @@ func (env Env) Path(t provider.Target) (string, error) {
 		}
 		dir = filepath.Join(env.Project, t.Dir)
 	default:
-		if t.DirEnv != "" && env.Getenv != nil {
+		if goos == "windows" && t.AppData != "" && env.Getenv != nil {
+			if v := env.Getenv("APPDATA"); v != "" && filepath.IsAbs(v) {
+				dir = filepath.Join(v, t.AppData)
+			}
+		}
+		if dir == "" && t.DirEnv != "" && env.Getenv != nil {
 			if v := env.Getenv(t.DirEnv); v != "" && filepath.IsAbs(v) {
 				dir = filepath.Join(v, t.DirSub)
 			}
@@ -119,6 +128,20 @@ func (env Env) Path(t provider.Target) (string, error) {
 		}
 	}
 	return filepath.Join(dir, t.File), nil
+}
+
+// InHome reports whether the project folder is the user's home folder,
+// whose tool folders (.claude/, .gemini/…) hold the user's own settings.
+func (env Env) InHome() bool {
+	if env.Project == "" || env.Home == "" {
+		return false
+	}
+	p, err1 := filepath.EvalSymlinks(env.Project)
+	h, err2 := filepath.EvalSymlinks(env.Home)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(env.Project) == filepath.Clean(env.Home)
+	}
+	return p == h
 }
 
 // Display is a path as messages show it: relative to the project, or

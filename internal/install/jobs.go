@@ -10,12 +10,22 @@ import (
 // IDs are the ids of the tools install registers in, in registry order.
 func IDs() []string {
 	var ids []string
-	for _, p := range provider.All {
-		if p.Install != nil {
-			ids = append(ids, p.ID)
-		}
+	for _, p := range Editable() {
+		ids = append(ids, p.ID)
 	}
 	return ids
+}
+
+// Editable are the tools whose hook config install edits, in registry
+// order: those `hookshim uninstall --all` looks at, registered or not.
+func Editable() []*provider.Provider {
+	var out []*provider.Provider
+	for _, p := range provider.All {
+		if p.Install != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Found are the tools `hookshim install --all` registers in: those that

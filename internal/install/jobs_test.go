@@ -164,3 +164,26 @@ func TestFoundByMarks(t *testing.T) {
 		})
 	}
 }
+
+// The home folder is recognised through a symbolic link to it, and a
+// project below it is not the home folder.
+func TestInHome(t *testing.T) {
+	home := t.TempDir()
+	link := filepath.Join(t.TempDir(), "home")
+	require.NoError(t, os.Symlink(home, link))
+	require.NoError(t, os.Mkdir(filepath.Join(home, "project"), 0o755))
+	for _, tc := range []struct {
+		home, project string
+		want          bool
+	}{
+		{home, home, true},
+		{home, link, true},
+		{link, home + "/", true},
+		{home, filepath.Join(home, "project"), false},
+		{home, "", false},
+		{"", home, false},
+		{filepath.Join(home, "gone"), filepath.Join(home, "gone", "."), true},
+	} {
+		assert.Equal(t, tc.want, Env{Home: tc.home, Project: tc.project}.InHome(), "home %s, project %s", tc.home, tc.project)
+	}
+}

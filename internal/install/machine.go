@@ -72,7 +72,11 @@ func (e *BinError) Error() string { return "--bin " + e.Bin + " " + e.Problem }
 
 // runnable says what keeps path from running as a program; "" when
 // nothing does.
-func runnable(path string) string {
+func runnable(path string) string { return runnableOn(runtime.GOOS, path) }
+
+// runnableOn is runnable on the system goos: Windows has no mode bit that
+// lets a file run.
+func runnableOn(goos, path string) string {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -81,7 +85,7 @@ func runnable(path string) string {
 		return "cannot be read: " + err.Error()
 	case fi.IsDir():
 		return "is a folder"
-	case runtime.GOOS != "windows" && fi.Mode()&0o111 == 0:
+	case goos != "windows" && fi.Mode()&0o111 == 0:
 		return "is not executable"
 	}
 	return ""

@@ -21,7 +21,7 @@ import "time"
 var devinInstall = &Install{
 	Targets: []Target{
 		{Scope: ScopeProject, Dir: ".devin", File: "hooks.v1.json", Format: &devinFileFormat},
-		{Scope: ScopeUser, Dir: ".config/devin", File: "config.json", Format: &claudeFormat},
+		{Scope: ScopeUser, Dir: ".config/devin", AppData: "devin", File: "config.json", Format: &claudeFormat},
 	},
 	Timeout: 30 * time.Second,
 	Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",

@@ -34,6 +34,10 @@ type Target struct {
 	DirEnv string
 	DirSub string
 
+	// AppData, for a user target, is the folder under %APPDATA% that the
+	// tool reads on Windows instead of Dir ("devin").
+	AppData string
+
 	// File is the file in Dir; a folder for LayoutScriptPerEvent.
 	File string
 

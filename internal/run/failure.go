@@ -118,11 +118,8 @@ func notStarted(h *config.Hook, err error) *Error {
 		e.Msg, e.Hint = ps[0].Msg, ps[0].Fix
 		return e
 	}
-	name := shell[0]
-	if args, ok := config.Argv(h.Command); ok {
-		name = args[0]
-	}
-	e.Msg = name + ": " + errText(err)
+	args, _ := argvHere(h.Command)
+	e.Msg = args[0] + ": " + errText(err)
 	return e
 }
 

@@ -8,8 +8,6 @@ import (
 	"syscall"
 )
 
-var shell = []string{"/bin/sh", "-c"}
-
 // setGroup puts the handler in a process group of its own and makes the
 // context's cancellation kill the whole group, children included. Should
 // hookshim end before it can do so, the handler itself is killed where

@@ -418,16 +418,19 @@ func (r *Runner) startAsync(j Job) Result {
 // command builds the handler's process. A plain command line is split with
 // shell quoting rules and run directly (one process fewer on every call);
 // one that needs a shell (pipes, redirections, variables, globs...) runs
-// under /bin/sh -c. An interpreter whose script is missing is not started.
+// under the system's shell (argv). An interpreter whose script is missing
+// is not started.
 func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
-	var cmd *exec.Cmd
-	if args, ok := config.Argv(h.Command); ok {
+	args, direct := argvHere(h.Command)
+	if direct {
 		if err := missingScript(h, args); err != nil {
 			return nil, err
 		}
-		cmd = exec.CommandContext(ctx, resolve(h, args[0]), args[1:]...)
-	} else {
-		cmd = exec.CommandContext(ctx, shell[0], append(shell[1:], h.Command)...)
+		args[0] = resolve(h, args[0])
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	if !direct {
+		shellLine(cmd, h.Command)
 	}
 	cmd.Dir = h.Dir
 	return cmd, nil
