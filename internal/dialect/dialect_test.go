@@ -316,7 +316,8 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
 }
 
-// A tool's output reaches a handler of another tool as the caller sent
+// A tool's output reaches a handler of another tool in the dialect's
+// shape, where it has one (see response_test.go), else as the caller sent
 // it; a failure, where the dialect has no failure event, as its
 // after-tool event's error.
 func TestToolOutputAsSent(t *testing.T) {
@@ -325,7 +326,9 @@ func TestToolOutputAsSent(t *testing.T) {
 		Tool: &event.Tool{Name: event.ToolShell, Native: "run_shell_command", Input: []byte(`{"command":"ls"}`), Command: "ls", Output: out}}
 	doc, _ := spoken(t, provider.Claude, provider.Gemini, ev)
 	require.Equal(t, "PostToolUse", doc.Get("hook_event_name").Str)
-	require.Equal(t, string(out), doc.Get("tool_response").Raw)
+	require.Equal(t, `{"stdout":"ok","stderr":"","interrupted":false,"isImage":false}`, doc.Get("tool_response").Raw)
+	doc, _ = spoken(t, provider.Kimi, provider.Gemini, ev)
+	require.Equal(t, string(out), doc.Get("tool_output").Raw)
 
 	failed := &event.Event{Provider: "claude-code", Native: "PostToolUseFailure", Name: event.ToolUseFailure, SessionID: "s", Cwd: "/p",
 		Tool: &event.Tool{Name: event.ToolShell, Native: "Bash", Input: []byte(`{"command":"false"}`), Command: "false", Error: []byte(`"exit 1"`)}}

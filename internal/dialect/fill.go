@@ -86,7 +86,8 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 			c.Gaps = append(c.Gaps, "last_assistant_message (none in the transcript)")
 		}
 	}
-	if !wantTranscript || format == formatClaude {
+	w, ok := transcriptWriters[d.Dialect.Transcript]
+	if !wantTranscript || !ok || format == w.format {
 		return &e
 	}
 	rename := func(native string) string {
@@ -97,7 +98,7 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 		name, _ := ToolName(d, t)
 		return name
 	}
-	path, err := writeTemp(o.TempDir, "transcript-*.jsonl", claudeJSONL(turns, e.SessionID, e.Cwd, rename))
+	path, err := writeTemp(o.TempDir, "transcript-*"+w.ext, w.write(turns, e.SessionID, e.Cwd, rename))
 	if err != nil {
 		c.Gaps = append(c.Gaps, fmt.Sprintf("%s (%s's could not be written again in %s's format: %v; given as it is)", f.Transcript, format, d.Name, err))
 		return &e
@@ -106,6 +107,17 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 	e.TranscriptPath = path
 	c.Gaps = append(c.Gaps, fmt.Sprintf("%s (%s's, written again in %s's format for this call)", f.Transcript, format, d.Name))
 	return &e
+}
+
+// transcriptWriters write a transcript in a dialect's format
+// (provider.Dialect.Transcript): the format as sniffed, which is given as
+// it is, the file's extension and the writer.
+var transcriptWriters = map[string]struct {
+	format, ext string
+	write       func(turns []turn, session, cwd string, rename func(string) string) []byte
+}{
+	provider.TranscriptClaude: {formatClaude, ".jsonl", claudeJSONL},
+	provider.TranscriptGemini: {formatGemini, ".json", geminiJSON},
 }
 
 // loopGuard gives a Stop the loop guard the dialect's hooks read, from
