@@ -205,6 +205,7 @@ func TestReaders(t *testing.T) {
 		{provider.Cursor, "beforeSubmitPrompt", 0, `{"continue":false,"user_message":"no"}`, "", decision.Output{Decision: decision.Deny, Reason: "no"}, ""},
 		{provider.Cursor, "stop", 0, `{"followup_message":"run the tests"}`, "", decision.Output{Decision: decision.Deny, Reason: "run the tests"}, ""},
 		{provider.Cursor, "preToolUse", 2, "", "blocked", decision.Output{Decision: decision.Deny, Reason: "blocked"}, ""},
+		{provider.Cursor, "sessionStart", 0, `{"env":{"A":"1"},"additional_context":"ctx"}`, "", decision.Output{Context: "ctx", Env: []byte(`{"A":"1"}`)}, ""},
 		{provider.Copilot, "preToolUse", 1, "", "nope", decision.Output{Decision: decision.Deny, Reason: "nope"}, ""},
 		{provider.Copilot, "preToolUse", 0, `{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}`, "", decision.Output{Decision: decision.Allow, UpdatedInput: []byte(`{"command":"ls"}`)}, ""},
 		{provider.Copilot, "agentStop", 0, `{"decision":"block","reason":"not yet"}`, "", decision.Output{Decision: decision.Deny, Reason: "not yet"}, ""},

@@ -51,6 +51,12 @@ type Dialect struct {
 	EnvFile       string
 	EnvFileEvents []string
 
+	// EnvAnswerEvents are the native events whose answer may set the
+	// session's variables as an object (Cursor's sessionStart env,
+	// decision.Output.Env): where the tool has no env file, a hook's
+	// exports are given to it there.
+	EnvAnswerEvents []string
+
 	// Inputs are the tool-input keys that differ from the canonical ones
 	// (Claude Code's: command, file_path, content, old_string,
 	// new_string, pattern, path, url, prompt), per canonical tool.
