@@ -45,8 +45,9 @@ func (c *call) applyExports(results []run.Result) {
 	answers := d != nil && slices.Contains(d.EnvAnswerEvents, c.ev.Native)
 	for i := range results {
 		r := &results[i]
-		exports := r.Exports
+		exports, where := r.Exports, envFileVar(r)
 		if r.Output.Env != nil && !answers {
+			where = "its env answer"
 			// A hook that answers its variables (Cursor's env), under
 			// a tool that takes them only in its env file.
 			exports = append(slices.Clip(exports), dialect.ExportsOfEnv(r.Output.Env)...)
@@ -82,7 +83,7 @@ func (c *call) applyExports(results []run.Result) {
 			c.note(fmt.Sprintf("dialect %s: %s of %s handed on to %s as %s's env", r.Hook.Dialect, what, r.Hook.Name, c.pr.Name, c.ev.Native))
 		case target == "":
 			c.note(fmt.Sprintf("dialect %s: %s wrote %s into %s, which %s does not take on %s: later commands of the session run without them",
-				r.Hook.Dialect, r.Hook.Name, what, envFileVar(r), c.pr.Name, c.ev.Native))
+				r.Hook.Dialect, r.Hook.Name, what, where, c.pr.Name, c.ev.Native))
 		default:
 			if err := appendFile(target, exports); err != nil {
 				c.problem(fmt.Sprintf("%s's exports not handed on to %s's %s: %v", r.Hook.Name, c.pr.Name, name, err))
