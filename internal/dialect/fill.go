@@ -86,7 +86,7 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 			c.Gaps = append(c.Gaps, "last_assistant_message (none in the transcript)")
 		}
 	}
-	w, ok := transcriptWriters[d.Dialect.Transcript]
+	w, ok := transcriptWriter(d.Dialect.Transcript)
 	if !wantTranscript || !ok || format == w.format {
 		return &e
 	}
@@ -109,15 +109,26 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 	return &e
 }
 
-// transcriptWriters write a transcript in a dialect's format
-// (provider.Dialect.Transcript): the format as sniffed, which is given as
-// it is, the file's extension and the writer.
-var transcriptWriters = map[string]struct {
-	format, ext string
+// transcriptFormat is how a transcript is written in one format.
+type transcriptFormat struct {
+	format, ext string // the format as sniffed, the file's extension
 	write       func(turns []turn, session, cwd string, rename func(string) string) []byte
-}{
-	provider.TranscriptClaude: {formatClaude, ".jsonl", claudeJSONL},
-	provider.TranscriptGemini: {formatGemini, ".json", geminiJSON},
+}
+
+// transcriptWriter writes a transcript in a dialect's format
+// (provider.Dialect.Transcript): the format as sniffed, which is given as
+// it is, the file's extension and the writer; ok false for none. (A
+// switch, not a map: nothing is built at every start of hookshim.)
+func transcriptWriter(format string) (w transcriptFormat, ok bool) {
+	switch format {
+	case provider.TranscriptClaude:
+		w.format, w.ext, w.write = formatClaude, ".jsonl", claudeJSONL
+	case provider.TranscriptGemini:
+		w.format, w.ext, w.write = formatGemini, ".json", geminiJSON
+	default:
+		return w, false
+	}
+	return w, true
 }
 
 // loopGuard gives a Stop the loop guard the dialect's hooks read, from
