@@ -32,7 +32,7 @@ var layers = map[string][]string{
 	"internal/run":       {"internal/config", "internal/decision", "internal/event", "internal/wire"},
 	"internal/respond":   {"internal/provider", "internal/decision", "internal/event", "internal/run"},
 	"internal/provider":  {"internal/decision", "internal/event", "internal/wire"},
-	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config", "internal/patch", "internal/private"},
+	"internal/dialect":   {"internal/provider", "internal/event", "internal/decision", "internal/wire", "internal/config", "internal/patch", "internal/private", "internal/shellquote"},
 	"internal/doctor":    {"internal/config", "internal/dialect", "internal/extend", "internal/install", "internal/journal", "internal/provider", "internal/seen", "internal/trust", "internal/event", "internal/wire"},
 	"internal/simulate":  {"internal/config", "internal/decision", "internal/event", "internal/normalize", "internal/pipeline", "internal/policy", "internal/provider", "internal/run", "internal/wire", "internal/shellquote"},
 	"internal/docs":      {"internal/provider", "internal/respond", "internal/run", "internal/config", "internal/decision", "internal/event", "internal/dialect", "internal/normalize", "internal/policy"},

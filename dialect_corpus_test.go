@@ -14,10 +14,12 @@ import (
 	hookshim "github.com/hookshim/hookshim"
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/dialect"
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // corpusHooks are hooks written the way people write them for their own
@@ -53,6 +55,27 @@ var corpusHooks = []struct {
 	{"gemini-context.js", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
 	{"cursor-shell-guard.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 	{"codex-bash-guard.py", `{"event":"before_tool_execute","matcher":"Bash","handler":{"command":"COMMAND","dialect":"codex"}}`},
+
+	// Written after public hooks hookshim had not been measured on (the
+	// repository each imitates is named in the script and README.md).
+	{"pre-bash-project-script.sh", `{"event":"before_tool_execute","matcher":"Bash","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"roadmap-stop.sh", `{"event":"agent_stop","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"stop-log.sh", `{"event":"agent_stop","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"stop-last-message.sh", `{"event":"agent_stop","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"session-id-env.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"session-id-overwrite.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"session-setup-path.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	// A command written inline in the settings, as ddlaws0n/claude-config's
+	// environment-setup template does: no script file.
+	{"session-inline-env", `{"event":"session_start","handler":{"command":"bash -c 'echo \"configuring session\" >&2; if [[ -n \"$CLAUDE_ENV_FILE\" ]]; then echo \"export NODE_ENV=development\" >> \"$CLAUDE_ENV_FILE\"; echo \"export API_BASE=http://localhost:8080\" >> \"$CLAUDE_ENV_FILE\"; fi; exit 0'","timeout":300,"dialect":"claude-code"}}`},
+	{"post-tool-notice.sh", `{"event":"after_tool_execute","matcher":{"pattern":"^(Write|Edit)$"},"handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"post-tool-echo.sh", `{"event":"after_tool_execute","matcher":{"pattern":"^(Read|Grep|Glob)$"},"handler":{"command":"COMMAND","dialect":"claude-code"}}`},
+	{"gemini-tool-status.sh", `{"event":"after_tool_execute","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"gemini-log-tool.sh", `{"event":"before_tool_execute","matcher":{"pattern":"^(write_file|replace)$"},"handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"gemini-afteragent-transcript.js", `{"event":"agent_stop","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
+	{"cursor-block-git.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
+	{"cursor-no-reset-hard.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
+	{"cursor-session-env.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 }
 
 // TestDialectHookCorpus runs each hook of testdata/dialect-hooks,
@@ -151,13 +174,33 @@ func corpusMatches(h *config.Hook, s hookshim.Sample) bool {
 	return h.Matches(&e)
 }
 
+// corpusStop reports whether the sample is a Stop, whose hooks read the
+// transcript.
+func corpusStop(s hookshim.Sample) bool {
+	spec := s.Provider.Spec(s.Event)
+	return spec != nil && (spec.Canonical == event.AgentStop || spec.Canonical == event.SubagentStop)
+}
+
 // corpusCall runs one sample through the binary and returns its part of
 // the golden: "" when the hook did not match.
 func corpusCall(t *testing.T, bin, cfg, hooks, tmp string, s hookshim.Sample) string {
 	require.NoError(t, os.MkdirAll(tmp, 0o755))
 	log := filepath.Join(tmp, "log.jsonl")
 	cmd := exec.Command(bin, "run", "--provider", s.Provider.ID, "--event", s.Event, "--log", log, "--timeout", "600")
-	cmd.Stdin = bytes.NewReader(s.Raw)
+	raw := s.Raw
+	if f := s.Provider.Fields.Transcript; f != "" && gjson.GetBytes(raw, f).Exists() && corpusStop(s) {
+		// On a Stop, the caller's transcript in its own format, where the
+		// corpus has one (transcripts/): a hook that reads it reads a
+		// real one.
+		for _, ext := range []string{".jsonl", ".json"} {
+			fx := filepath.Join(hooks, "transcripts", s.Provider.ID+ext)
+			if _, err := os.Stat(fx); err == nil {
+				raw, err = sjson.SetBytes(raw, f, fx)
+				require.NoError(t, err)
+			}
+		}
+	}
+	cmd.Stdin = bytes.NewReader(raw)
 	cmd.Dir = tmp
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp, "XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "HOOKSHIM_CONFIG=" + cfg, "LANG=C.UTF-8",
@@ -220,6 +263,8 @@ func corpusCall(t *testing.T, bin, cfg, hooks, tmp string, s hookshim.Sample) st
 			fmt.Fprintf(&b, "env file %s\n", strings.ReplaceAll(strings.TrimRight(string(env), "\n"), "\n", " | "))
 		}
 	}
-	// No path of this machine: the call's folder and the corpus's.
-	return strings.NewReplacer(tmp, "$TMP", filepath.Dir(cfg), "$CONFIG", hooks, "$HOOKS").Replace(b.String())
+	// No path of this machine: the call's folder and the corpus's, and
+	// the PATH an export read (Cursor's env answer holds its value).
+	return strings.NewReplacer(tmp, "$TMP", filepath.Dir(cfg), "$CONFIG", hooks, "$HOOKS",
+		os.Getenv("PATH"), "$PATH").Replace(b.String())
 }

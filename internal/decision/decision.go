@@ -66,12 +66,16 @@ type Output struct {
 	UpdatedInput   []byte // JSON object; replaces tool_input (native keys)
 	SuppressOutput bool
 	SystemMessage  string
+	// Env is a JSON object of strings: variables the handler sets for the
+	// rest of the session (Cursor's sessionStart env, Claude Code's
+	// CLAUDE_ENV_FILE exports read back), for a caller that takes them.
+	Env []byte
 }
 
 // Empty reports whether the output says nothing at all.
 func (o *Output) Empty() bool {
 	return o.Decision == None && o.Reason == "" && o.Continue == nil && o.Context == "" &&
-		o.UpdatedInput == nil && !o.SuppressOutput && o.SystemMessage == ""
+		o.UpdatedInput == nil && !o.SuppressOutput && o.SystemMessage == "" && o.Env == nil
 }
 
 // Parse reads a handler's stdout (exit 0) as canonical output. Empty stdout
@@ -201,6 +205,7 @@ type Verdict struct {
 	UpdatedInput   []byte
 	SuppressOutput bool
 	SystemMessage  string
+	Env            []byte   // the handlers' session variables, one JSON object (the later handler's value wins)
 	Notes          []string // what was degraded or settled, for logs and --explain
 }
 
@@ -229,6 +234,9 @@ func Merge(outs []Output) Verdict {
 		if o.SuppressOutput {
 			v.SuppressOutput = true
 		}
+		if o.Env != nil {
+			v.Env = mergeEnv(v.Env, o.Env)
+		}
 		if o.Continue != nil && !*o.Continue {
 			v.Stop = true
 			if o.Reason != "" {
@@ -255,6 +263,38 @@ func Merge(outs []Output) Verdict {
 	v.SystemMessage = strings.Join(messages, "\n")
 	v.StopReason = strings.Join(stopReasons, "; ")
 	return v
+}
+
+// mergeEnv is a's variables with b's set over them: config order, as the
+// tool would have run the handlers' own.
+func mergeEnv(a, b []byte) []byte {
+	if a == nil {
+		return b
+	}
+	type kv struct{ key, value string } // both as JSON
+	var vars []kv
+	add := func(k, v gjson.Result) bool {
+		for i := range vars {
+			if gjson.Parse(vars[i].key).Str == k.Str {
+				vars[i].value = v.Raw
+				return true
+			}
+		}
+		vars = append(vars, kv{k.Raw, v.Raw})
+		return true
+	}
+	gjson.ParseBytes(a).ForEach(add)
+	gjson.ParseBytes(b).ForEach(add)
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, v := range vars {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(v.key + ":" + v.value)
+	}
+	sb.WriteByte('}')
+	return []byte(sb.String())
 }
 
 // sameJSON compares two JSON documents by meaning, not by spelling.

@@ -149,3 +149,17 @@ func TestSameJSONKeysQuoted(t *testing.T) {
 		require.Equal(t, c.same, sameJSON([]byte(c.a), []byte(c.b)), "%s vs %s", c.a, c.b)
 	}
 }
+
+// Session variables of several handlers are one object: a later
+// handler's value of a name wins, as if the tool had run both.
+func TestMergeEnv(t *testing.T) {
+	v := Merge([]Output{
+		{Handler: "a", Env: []byte(`{"A":"1","B":"x"}`)},
+		{Handler: "b"},
+		{Handler: "c", Env: []byte(`{"B":"y","C":"2"}`)},
+	})
+	require.JSONEq(t, `{"A":"1","B":"y","C":"2"}`, string(v.Env))
+	require.Nil(t, Merge([]Output{{Handler: "a"}}).Env)
+	o := Output{Env: []byte(`{}`)}
+	require.False(t, o.Empty())
+}

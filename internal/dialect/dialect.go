@@ -288,9 +288,13 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 			w.raw(f.ToolOutput, (&wire.Object{}).Raw("error", t.Error).Bytes())
 		case spec.Canonical == event.AfterToolExecute && f.ToolOutput != "":
 			if t.Output == nil {
-				w.gap(f.ToolOutput)
+				w.gap(f.ToolOutput + " (" + caller.Name + " sends no result)")
 			}
-			w.raw(f.ToolOutput, t.Output)
+			out, note := response(d, caller, finishEv.Tool, t.Output, cmp.Or(ev.Cwd, ev.ProjectDir, o.Wd))
+			if note != "" {
+				w.gap(f.ToolOutput + " (" + note + ")")
+			}
+			w.raw(f.ToolOutput, out)
 		}
 	}
 	if ev.Prompt != nil {

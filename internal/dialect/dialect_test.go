@@ -205,6 +205,7 @@ func TestReaders(t *testing.T) {
 		{provider.Cursor, "beforeSubmitPrompt", 0, `{"continue":false,"user_message":"no"}`, "", decision.Output{Decision: decision.Deny, Reason: "no"}, ""},
 		{provider.Cursor, "stop", 0, `{"followup_message":"run the tests"}`, "", decision.Output{Decision: decision.Deny, Reason: "run the tests"}, ""},
 		{provider.Cursor, "preToolUse", 2, "", "blocked", decision.Output{Decision: decision.Deny, Reason: "blocked"}, ""},
+		{provider.Cursor, "sessionStart", 0, `{"env":{"A":"1"},"additional_context":"ctx"}`, "", decision.Output{Context: "ctx", Env: []byte(`{"A":"1"}`)}, ""},
 		{provider.Copilot, "preToolUse", 1, "", "nope", decision.Output{Decision: decision.Deny, Reason: "nope"}, ""},
 		{provider.Copilot, "preToolUse", 0, `{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}`, "", decision.Output{Decision: decision.Allow, UpdatedInput: []byte(`{"command":"ls"}`)}, ""},
 		{provider.Copilot, "agentStop", 0, `{"decision":"block","reason":"not yet"}`, "", decision.Output{Decision: decision.Deny, Reason: "not yet"}, ""},
@@ -316,7 +317,8 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
 }
 
-// A tool's output reaches a handler of another tool as the caller sent
+// A tool's output reaches a handler of another tool in the dialect's
+// shape, where it has one (see response_test.go), else as the caller sent
 // it; a failure, where the dialect has no failure event, as its
 // after-tool event's error.
 func TestToolOutputAsSent(t *testing.T) {
@@ -325,7 +327,9 @@ func TestToolOutputAsSent(t *testing.T) {
 		Tool: &event.Tool{Name: event.ToolShell, Native: "run_shell_command", Input: []byte(`{"command":"ls"}`), Command: "ls", Output: out}}
 	doc, _ := spoken(t, provider.Claude, provider.Gemini, ev)
 	require.Equal(t, "PostToolUse", doc.Get("hook_event_name").Str)
-	require.Equal(t, string(out), doc.Get("tool_response").Raw)
+	require.Equal(t, `{"stdout":"ok","stderr":"","interrupted":false,"isImage":false}`, doc.Get("tool_response").Raw)
+	doc, _ = spoken(t, provider.Kimi, provider.Gemini, ev)
+	require.Equal(t, string(out), doc.Get("tool_output").Raw)
 
 	failed := &event.Event{Provider: "claude-code", Native: "PostToolUseFailure", Name: event.ToolUseFailure, SessionID: "s", Cwd: "/p",
 		Tool: &event.Tool{Name: event.ToolShell, Native: "Bash", Input: []byte(`{"command":"false"}`), Command: "false", Error: []byte(`"exit 1"`)}}

@@ -86,7 +86,8 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 			c.Gaps = append(c.Gaps, "last_assistant_message (none in the transcript)")
 		}
 	}
-	if !wantTranscript || format == formatClaude {
+	w, ok := transcriptWriter(d.Dialect.Transcript)
+	if !wantTranscript || !ok || format == w.format {
 		return &e
 	}
 	rename := func(native string) string {
@@ -97,7 +98,7 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 		name, _ := ToolName(d, t)
 		return name
 	}
-	path, err := writeTemp(o.TempDir, "transcript-*.jsonl", claudeJSONL(turns, e.SessionID, e.Cwd, rename))
+	path, err := writeTemp(o.TempDir, "transcript-*"+w.ext, w.write(turns, e.SessionID, e.Cwd, rename))
 	if err != nil {
 		c.Gaps = append(c.Gaps, fmt.Sprintf("%s (%s's could not be written again in %s's format: %v; given as it is)", f.Transcript, format, d.Name, err))
 		return &e
@@ -106,6 +107,28 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 	e.TranscriptPath = path
 	c.Gaps = append(c.Gaps, fmt.Sprintf("%s (%s's, written again in %s's format for this call)", f.Transcript, format, d.Name))
 	return &e
+}
+
+// transcriptFormat is how a transcript is written in one format.
+type transcriptFormat struct {
+	format, ext string // the format as sniffed, the file's extension
+	write       func(turns []turn, session, cwd string, rename func(string) string) []byte
+}
+
+// transcriptWriter writes a transcript in a dialect's format
+// (provider.Dialect.Transcript): the format as sniffed, which is given as
+// it is, the file's extension and the writer; ok false for none. (A
+// switch, not a map: nothing is built at every start of hookshim.)
+func transcriptWriter(format string) (w transcriptFormat, ok bool) {
+	switch format {
+	case provider.TranscriptClaude:
+		w.format, w.ext, w.write = formatClaude, ".jsonl", claudeJSONL
+	case provider.TranscriptGemini:
+		w.format, w.ext, w.write = formatGemini, ".json", geminiJSON
+	default:
+		return w, false
+	}
+	return w, true
 }
 
 // loopGuard gives a Stop the loop guard the dialect's hooks read, from

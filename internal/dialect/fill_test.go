@@ -3,6 +3,7 @@ package dialect
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +81,69 @@ func TestTranscriptConverted(t *testing.T) {
 			c.Cleanup()
 			_, err = os.Stat(path)
 			require.True(t, os.IsNotExist(err))
+		})
+	}
+}
+
+// A Gemini CLI hook under another tool reads Gemini's session file: its
+// messages, a tool call's args and result, in Gemini's tool names; a
+// Gemini transcript is given as it is.
+func TestTranscriptConvertedForGemini(t *testing.T) {
+	claude := `{"type":"user","timestamp":"t1","message":{"role":"user","content":"run the tests"}}
+{"type":"assistant","timestamp":"t2","message":{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"Bash","input":{"command":"go test"}}]}}
+{"type":"user","timestamp":"t3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"ok"}]}}
+{"type":"assistant","timestamp":"t4","message":{"role":"assistant","content":[{"type":"text","text":"All tests pass."}]}}
+`
+	cases := append(slices.Clone(transcripts), struct {
+		caller *provider.Provider
+		file   string
+		text   string
+	}{provider.Claude, "claude.jsonl", claude})
+	for _, tc := range cases {
+		t.Run(tc.caller.ID, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, tc.file)
+			require.NoError(t, os.WriteFile(src, []byte(tc.text), 0o600))
+			ev := &event.Event{Provider: tc.caller.ID, Native: "Stop", Name: event.AgentStop, SessionID: "s",
+				Cwd: "/w", ProjectDir: "/w", TranscriptPath: src, Raw: []byte(`{}`)}
+			caller := tc.caller
+			if caller == provider.Gemini {
+				// (Its own call is given as it came.) A file in Gemini's
+				// format, whoever sent it.
+				caller = provider.Qwen
+			}
+			c, err := SpeakWith(provider.Gemini, caller, ev, Options{Now: now, TempDir: filepath.Join(dir, "tmp")})
+			require.NoError(t, err)
+			defer c.Cleanup()
+			path := gjson.GetBytes(c.Input[0], "transcript_path").Str
+			if tc.caller == provider.Gemini {
+				require.Equal(t, src, path)
+				return
+			}
+			require.True(t, gapWith(c, "written again in Gemini CLI's format"), "%q", c.Gaps)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			doc := gjson.ParseBytes(data)
+			require.Equal(t, "s", doc.Get("sessionId").Str, string(data))
+			msgs := doc.Get("messages").Array()
+			require.Len(t, msgs, 3, string(data))
+			require.Equal(t, "user", msgs[0].Get("type").Str)
+			require.Equal(t, "run the tests", msgs[0].Get("content").Str)
+			call := msgs[1].Get("toolCalls.0")
+			require.Equal(t, "gemini", msgs[1].Get("type").Str)
+			require.Equal(t, "run_shell_command", call.Get("name").Str, string(data))
+			require.Equal(t, "c1", call.Get("id").Str)
+			require.Contains(t, call.Get("resultDisplay").Str, "ok")
+			require.Equal(t, "success", call.Get("status").Str)
+			require.Equal(t, "c1", call.Get("result.0.functionResponse.id").Str)
+			require.Equal(t, "gemini", msgs[2].Get("type").Str)
+			require.Equal(t, "All tests pass.", msgs[2].Get("content").Str)
+			// Read back as hookshim reads Gemini's: the same exchange.
+			turns, format, err := readTranscript(path)
+			require.NoError(t, err)
+			require.Equal(t, formatGemini, format)
+			text, _ := lastAssistant(turns)
+			require.Equal(t, "All tests pass.", text)
 		})
 	}
 }

@@ -3,6 +3,8 @@ package dialect
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -401,6 +403,79 @@ func claudeJSONL(turns []turn, session, cwd string, rename func(string) string) 
 		parent = uuid
 	}
 	return b.Bytes()
+}
+
+// geminiJSON writes turns as Gemini CLI's session file (its
+// ChatRecordingService's conversation record): one JSON document whose
+// messages are of type user and gemini, a gemini message's toolCalls
+// holding each call's args and, found by the call's id, its result.
+// rename gives a tool its name in the dialect.
+func geminiJSON(turns []turn, session, cwd string, rename func(string) string) []byte {
+	results := map[string]toolResult{}
+	for _, t := range turns {
+		for _, r := range t.results {
+			if r.id != "" {
+				results[r.id] = r
+			}
+		}
+	}
+	var msgs [][]byte
+	first, last := "", ""
+	for i, t := range turns {
+		if !t.assistant && t.text == "" {
+			continue // only results: written with their calls
+		}
+		if first == "" {
+			first = t.timestamp
+		}
+		if t.timestamp != "" {
+			last = t.timestamp
+		}
+		m := (&wire.Object{}).Str("id", fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1))
+		if t.timestamp != "" {
+			m.Str("timestamp", t.timestamp)
+		}
+		typ := "user"
+		if t.assistant {
+			typ = "gemini"
+		}
+		m.Str("type", typ).Str("content", t.text)
+		if len(t.uses) > 0 {
+			calls := make([][]byte, 0, len(t.uses))
+			for _, u := range t.uses {
+				name := rename(u.name)
+				c := (&wire.Object{}).Str("id", u.id).Str("name", name).Raw("args", u.input)
+				if r, ok := results[u.id]; ok && u.id != "" {
+					status := "success"
+					if r.isError {
+						status = "error"
+					}
+					// The function response the model was given, and
+					// the text shown to the user.
+					fr := (&wire.Object{}).Str("id", u.id).Str("name", name).
+						Obj("response", (&wire.Object{}).Str("output", r.content))
+					part := (&wire.Object{}).Obj("functionResponse", fr)
+					c.Raw("result", jsonArray([][]byte{part.Bytes()})).Str("status", status).Str("resultDisplay", r.content)
+				}
+				calls = append(calls, c.Bytes())
+			}
+			m.Raw("toolCalls", jsonArray(calls))
+		}
+		msgs = append(msgs, m.Bytes())
+	}
+	doc := &wire.Object{}
+	if session != "" {
+		doc.Str("sessionId", session)
+	}
+	if cwd != "" {
+		sum := sha256.Sum256([]byte(cwd))
+		doc.Str("projectHash", hex.EncodeToString(sum[:]))
+	}
+	if first != "" {
+		doc.Str("startTime", first).Str("lastUpdated", last)
+	}
+	doc.Raw("messages", jsonArray(msgs))
+	return append(doc.Bytes(), '\n')
 }
 
 // TempDir is where the files written for one dialect call go: a folder

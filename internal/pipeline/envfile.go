@@ -28,43 +28,74 @@ func exported() *regexp.Regexp {
 	return exportedRe
 }
 
-// applyExports hands on what dialect handlers wrote into their env files
-// (CLAUDE_ENV_FILE) where the calling tool takes such exports: appended,
-// as written, to the env file the caller gave hookshim for this event.
-// Where the caller has none, each handler's exports are lost, and the call
-// says so: a later command of the session runs without them.
+// applyExports hands on the session variables dialect handlers set, where
+// the calling tool takes them: the lines they wrote into their env files
+// (CLAUDE_ENV_FILE) appended, as written, to the env file the caller gave
+// hookshim for this event, or read into the env object of the caller's
+// answer (Cursor's sessionStart); a Cursor hook's env object written as
+// export lines into the caller's env file. Where the caller takes
+// neither, each handler's variables are lost, and the call says so: a
+// later command of the session runs without them.
 func (c *call) applyExports(results []run.Result) {
 	var target, name string
-	if d := c.pr.Dialect; d != nil && d.EnvFile != "" && slices.Contains(d.EnvFileEvents, c.ev.Native) {
+	d := c.pr.Dialect
+	if d != nil && d.EnvFile != "" && slices.Contains(d.EnvFileEvents, c.ev.Native) {
 		name, target = d.EnvFile, c.getenv(d.EnvFile)
 	}
-	for _, r := range results {
-		if r.Exports == nil {
+	answers := d != nil && slices.Contains(d.EnvAnswerEvents, c.ev.Native)
+	for i := range results {
+		r := &results[i]
+		exports, where := r.Exports, envFileVar(r)
+		if r.Output.Env != nil && !answers {
+			where = "its env answer"
+			// A hook that answers its variables (Cursor's env), under
+			// a tool that takes them only in its env file.
+			exports = append(slices.Clip(exports), dialect.ExportsOfEnv(r.Output.Env)...)
+			r.Output.Env = nil
+		}
+		if exports == nil {
 			continue
 		}
 		var names []string
-		for _, m := range exported().FindAllSubmatch(r.Exports, -1) {
+		for _, m := range exported().FindAllSubmatch(exports, -1) {
 			names = append(names, string(m[1]))
 		}
 		what := "its exports"
 		if len(names) > 0 {
 			what = "the exports of " + strings.Join(names, ", ")
 		}
-		if target == "" {
+		switch {
+		case target == "" && answers:
+			env, skipped, err := dialect.EnvOfExports(exports, os.Environ())
+			if err != nil {
+				c.problem(fmt.Sprintf("%s's exports not handed on to %s: %s could not be read: %v", r.Hook.Name, c.pr.Name, envFileVar(r), err))
+				continue
+			}
+			if len(skipped) > 0 {
+				c.note(fmt.Sprintf("dialect %s: %s of %s not handed on to %s: %s", r.Hook.Dialect, envFileVar(r), r.Hook.Name, c.pr.Name, strings.Join(skipped, ", ")))
+			}
+			if env == nil {
+				continue
+			}
+			if r.Output.Env == nil {
+				r.Output.Env = env
+			}
+			c.note(fmt.Sprintf("dialect %s: %s of %s handed on to %s as %s's env", r.Hook.Dialect, what, r.Hook.Name, c.pr.Name, c.ev.Native))
+		case target == "":
 			c.note(fmt.Sprintf("dialect %s: %s wrote %s into %s, which %s does not take on %s: later commands of the session run without them",
-				r.Hook.Dialect, r.Hook.Name, what, envFileVar(r), c.pr.Name, c.ev.Native))
-			continue
+				r.Hook.Dialect, r.Hook.Name, what, where, c.pr.Name, c.ev.Native))
+		default:
+			if err := appendFile(target, exports); err != nil {
+				c.problem(fmt.Sprintf("%s's exports not handed on to %s's %s: %v", r.Hook.Name, c.pr.Name, name, err))
+				continue
+			}
+			c.note(fmt.Sprintf("dialect %s: %s of %s handed on to %s's %s", r.Hook.Dialect, what, r.Hook.Name, c.pr.Name, name))
 		}
-		if err := appendFile(target, r.Exports); err != nil {
-			c.problem(fmt.Sprintf("%s's exports not handed on to %s's %s: %v", r.Hook.Name, c.pr.Name, name, err))
-			continue
-		}
-		c.note(fmt.Sprintf("dialect %s: %s of %s handed on to %s's %s", r.Hook.Dialect, what, r.Hook.Name, c.pr.Name, name))
 	}
 }
 
 // envFileVar names the variable a handler's env file was given under.
-func envFileVar(r run.Result) string {
+func envFileVar(r *run.Result) string {
 	if d, err := dialect.Lookup(r.Hook.Dialect); err == nil && d.Dialect.EnvFile != "" {
 		return d.Dialect.EnvFile
 	}

@@ -59,8 +59,9 @@ var Cursor = &Provider{
 		EnvSet("CURSOR_PROJECT_DIR", 1),
 	},
 	Events: []Spec{
-		// env and additional_context are read; continue and user_message
-		// are accepted but not enforced.
+		// env (the session's variables, see cursorTakesEnv) and
+		// additional_context are read; continue and user_message are
+		// accepted but not enforced.
 		{"sessionStart", event.SessionStart, CanContext},
 		{"sessionEnd", event.SessionEnd, 0},
 		{"preToolUse", event.BeforeToolExecute, CanDeny | CanAllow | CanRewrite},
@@ -334,14 +335,26 @@ func encodeCursor(spec *Spec, v *decision.Verdict) Answer {
 	if v.Context != "" {
 		o.Str("additional_context", v.Context)
 	}
+	if v.Env != nil && cursorTakesEnv(spec.Native) {
+		o.Raw("env", v.Env)
+	}
 	return JSON(o)
 }
+
+// cursorTakesEnv reports whether the event's answer may set the session's
+// variables: sessionStart's env, an object of strings (cursor.com/docs/hooks,
+// "sessionStart" output: {"env": {…}, "additional_context": …}).
+func cursorTakesEnv(native string) bool { return native == "sessionStart" }
 
 // cursorDialect is what a hook written for Cursor reads: its ids and
 // workspace roots on every event, CURSOR_PROJECT_DIR and (for the Claude
 // hooks it imports) CLAUDE_PROJECT_DIR, MCP tools as "MCP:<tool>".
 var cursorDialect = &Dialect{
 	EventKey: "hook_event_name",
+	// A hook's env file exports (CLAUDE_ENV_FILE) reach Cursor as
+	// sessionStart's env; a Cursor hook's env reaches another tool's
+	// env file.
+	EnvAnswerEvents: []string{"sessionStart"},
 	Always: Renames{
 		{"generation_id", "turn_id"},
 		{"cursor_version", "cursor_version"},
@@ -449,5 +462,8 @@ func readCursor(spec *Spec, exit int, stdout []byte, stderr string) (decision.Ou
 		o.Decision, o.Reason = decision.Deny, f
 	}
 	o.Context = doc.Get("additional_context").Str
+	if spec.Native == "sessionStart" {
+		o.Env = objectRaw(doc.Get("env"))
+	}
 	return o, nil
 }

@@ -51,6 +51,12 @@ type Dialect struct {
 	EnvFile       string
 	EnvFileEvents []string
 
+	// EnvAnswerEvents are the native events whose answer may set the
+	// session's variables as an object (Cursor's sessionStart env,
+	// decision.Output.Env): where the tool has no env file, a hook's
+	// exports are given to it there.
+	EnvAnswerEvents []string
+
 	// Inputs are the tool-input keys that differ from the canonical ones
 	// (Claude Code's: command, file_path, content, old_string,
 	// new_string, pattern, path, url, prompt), per canonical tool.
@@ -74,6 +80,11 @@ type Dialect struct {
 	// again in it for the call. "" when hookshim writes none: the
 	// caller's is given as it is, and the call says so.
 	Transcript string
+
+	// Response is the shape its hooks read a tool's result in (one of
+	// the Response constants): another tool's result is written again in
+	// it. "" when hookshim writes none: the caller's is given as it is.
+	Response string
 
 	// ProjectMarkers are what marks the project folder the tool gives its
 	// hooks, beside .git: its own config folder (.claude). The project
@@ -99,6 +110,22 @@ type Dialect struct {
 // and assistant, each a message whose content holds text, tool_use and
 // tool_result blocks.
 const TranscriptClaude = "claude-jsonl"
+
+// TranscriptGemini is Gemini CLI's session file: one JSON document whose
+// messages are of type user and gemini, tool calls with their results in
+// a gemini message's toolCalls.
+const TranscriptGemini = "gemini-json"
+
+// Tool-result shapes (Dialect.Response).
+const (
+	// ResponseClaude is Claude Code's tool_response: a command's
+	// {stdout, stderr, interrupted, isImage}, a write's {filePath,
+	// success}, a read's {type: "text", file: {filePath, content}}.
+	ResponseClaude = "claude"
+	// ResponseGemini is Gemini CLI's tool_response: {llmContent,
+	// returnDisplay}, a command's output in llmContent's sections.
+	ResponseGemini = "gemini"
+)
 
 // Where a value of Dialect.Always or Dialect.Env comes from, when it is
 // not a canonical data field.

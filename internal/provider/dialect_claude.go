@@ -284,6 +284,7 @@ var claudeDialect = &Dialect{
 	// the project root.
 	ProjectMarkers: []string{".claude"},
 	Transcript:     TranscriptClaude,
+	Response:       ResponseClaude,
 	Always:         Renames{{"permission_mode", "permission_mode"}},
 	// (hooks reference, "Persist environment variables")
 	EnvFile:       "CLAUDE_ENV_FILE",

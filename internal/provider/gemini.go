@@ -248,6 +248,9 @@ var geminiDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"timestamp", FromNow}},
 	Shell:    []string{"bash", "-c"}, // on Unix (shell-utils.ts)
+	Response: ResponseGemini,
+	// (the session file of its ChatRecordingService)
+	Transcript: TranscriptGemini,
 	Env: Renames{
 		{"GEMINI_CWD", FromCwd},
 		{"GEMINI_SESSION_ID", FromSessionID},

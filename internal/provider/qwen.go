@@ -189,5 +189,6 @@ func qwenToolUseID(id string) bool {
 var qwenDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}, {"timestamp", FromNow}},
+	Response: ResponseGemini, // Qwen Code sends Gemini CLI's {llmContent, returnDisplay}
 	Read:     claudeReader{tool: "Qwen Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

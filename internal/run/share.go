@@ -29,6 +29,9 @@ func Marshal(results []Result) []byte {
 		}
 		o.Bool("suppress_output", r.Output.SuppressOutput)
 		o.Str("system_message", r.Output.SystemMessage)
+		if r.Output.Env != nil {
+			o.Raw("env", r.Output.Env)
+		}
 		if r.Err != nil {
 			e, ok := r.Err.(*Error)
 			if !ok {
@@ -73,6 +76,9 @@ func Unmarshal(data []byte, hooks []*config.Hook) ([]Result, bool) {
 		}
 		if u := r.Get("updated_input"); u.IsObject() {
 			res.Output.UpdatedInput = []byte(u.Raw)
+		}
+		if e := r.Get("env"); e.IsObject() {
+			res.Output.Env = []byte(e.Raw)
 		}
 		if e := r.Get("error"); e.Exists() {
 			res.Err = &Error{Kind: Kind(r.Get("error_kind").Int()), Msg: e.Str, Hint: r.Get("hint").Str}
