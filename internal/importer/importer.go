@@ -289,7 +289,7 @@ func existing(hooks gjson.Result) imported {
 	hooks.ForEach(func(_, h gjson.Result) bool {
 		handler := h.Get("handler")
 		dialect, cmd := handler.Get("dialect").Str, handler.Get("command").Str
-		if keys := kindKeys[handler.Get("type").Str]; dialect == "" && keys != nil {
+		if keys := kindKeys(handler.Get("type").Str); dialect == "" && keys != nil {
 			// An imported http or prompt hook: no dialect of its own; the
 			// tool it came from names its provider_data.
 			cmd = handler.Get(keys[0]).Str

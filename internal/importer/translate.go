@@ -38,12 +38,6 @@ var (
 	// Timeouts: the unit of "timeout" is the tool's (Format.TimeoutUnit);
 	// timeoutSec and timeout_secs (Jan) are seconds.
 	timeoutKeys = []string{"timeout", "timeoutSec", "timeout_secs", "timeout_ms"}
-	// The keys of an http or a prompt hook that hookshim's own handler of
-	// that type takes; the first one is required.
-	kindKeys = map[string][]string{
-		"http":   {"url", "headers"},
-		"prompt": {"prompt", "model"},
-	}
 	// The tools whose "prompt" hooks a model judges, answering {ok,
 	// reason}, as hookshim's prompt handler does (Claude Code and its
 	// look-alike Qoder, Cursor); elsewhere a prompt hook is something else.
@@ -51,6 +45,20 @@ var (
 	// Keys with a place in the entry or its handler.
 	mappedKeys = []string{"type", "matcher", "match", "hooks", "enabled", "args", "name", "async", "statusMessage", "cwd", "working_directory", "env"}
 )
+
+// kindKeys are the keys of an http or a prompt hook that hookshim's own
+// handler of that type takes, the first one required; nil for another
+// kind. (A switch, not a map literal, which every process would build at
+// start.)
+func kindKeys(kind string) []string {
+	switch kind {
+	case "http":
+		return []string{"url", "headers"}
+	case "prompt":
+		return []string{"prompt", "model"}
+	}
+	return nil
+}
 
 // pluginRootVar is the variable a plugin's hooks find its folder in:
 // Claude Code's name, which Codex, Copilot CLI and Droid also set.
@@ -125,9 +133,9 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 		return e, fmt.Sprintf("its type is %s: %s's prompt hooks are not judged by a model as hookshim's are, so there is no equivalent", quote(kind), p.Name), false
 	case kind == "http" || kind == "prompt":
 		// hookshim has both: the entry runs as one of its own handlers.
-		e.command = entryObj.Get(kindKeys[kind][0]).String()
+		e.command = entryObj.Get(kindKeys(kind)[0]).String()
 		if strings.TrimSpace(e.command) == "" {
-			return e, fmt.Sprintf("its type is %s and it has no %s", quote(kind), kindKeys[kind][0]), false
+			return e, fmt.Sprintf("its type is %s and it has no %s", quote(kind), kindKeys(kind)[0]), false
 		}
 		unix, windows = e.command, ""
 	case kind == "mcp_tool":
@@ -259,7 +267,7 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 
 	// What has no place: kept as it was.
 	known := func(k string) bool {
-		return slices.Contains(mappedKeys, k) || slices.Contains(kindKeys[kind], k) || slices.Contains(unixCommandKeys, k) ||
+		return slices.Contains(mappedKeys, k) || slices.Contains(kindKeys(kind), k) || slices.Contains(unixCommandKeys, k) ||
 			slices.Contains(windowsCommandKeys, k) || slices.Contains(timeoutKeys, k) ||
 			k == f.EventKey || slices.Contains(cmdKeys, k) || strings.HasPrefix(cmdKeys[0], k+".")
 	}
@@ -326,8 +334,17 @@ func impliedTool(p *provider.Provider, spec *provider.Spec) string {
 // plainMatcher is a matcher of names only, which Claude Code, Codex and
 // the tools that copied them read as a list of exact names (| or ,
 // between them) rather than a regular expression.
-// Compiled on first use, as every regexp of the binary.
-var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_\- ,|]+$`) })
+// Compiled on first use, as every regexp of the binary (a sync.Once, not
+// sync.OnceValue, whose closure every process would allocate at start).
+func plainMatcher() *regexp.Regexp {
+	plainOnce.Do(func() { plain = regexp.MustCompile(`^[A-Za-z0-9_\- ,|]+$`) })
+	return plain
+}
+
+var (
+	plainOnce sync.Once
+	plain     *regexp.Regexp
+)
 
 // toolMatcher translates a tool matcher: exact names to canonical tool
 // names (a name outside the tool's table stays as it is: the config

@@ -758,6 +758,12 @@ func quotedStrings(text string) []string {
 }
 
 // quotedRE is compiled on first use (see destructive in internal/simulate).
-var quotedRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
-})
+func quotedRE() *regexp.Regexp {
+	quotedOnce.Do(func() { quoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`) })
+	return quoted
+}
+
+var (
+	quotedOnce sync.Once
+	quoted     *regexp.Regexp
+)

@@ -86,7 +86,7 @@ func formats(b []byte) []byte {
 }
 
 func hinted(b []byte) bool {
-	s := string(b) // not copied: only read while b is
+	s := string(b) // one copy: cheaper than converting each of secret.Hints
 	if secretfmt.Hinted(s) {
 		return true
 	}
@@ -98,19 +98,41 @@ func hinted(b []byte) bool {
 	return false
 }
 
-// containsFold reports whether b holds h (lower case) in any case.
+// containsFold reports whether b holds h (lower case) in any case. The
+// places where h may start are found by its first byte, in each case,
+// with bytes.IndexByte (bytes.IndexAny of two bytes tests them one by
+// one, and every call's log line is scanned once per hint); the next
+// place of each case is kept until the scan passes it, so that the scan
+// stays linear when one case is frequent and the other rare.
 func containsFold(b []byte, h string) bool {
+	lo, up := h[0], upper(h[0])
+	nextLo, nextUp := -1, -1
 	for i := 0; i+len(h) <= len(b); {
-		k := bytes.IndexAny(b[i:], string([]byte{h[0], upper(h[0])}))
-		if k < 0 || i+k+len(h) > len(b) {
+		if nextLo < i {
+			nextLo = indexFrom(b, i, lo)
+		}
+		if nextUp < i {
+			nextUp = indexFrom(b, i, up)
+		}
+		k := min(nextLo, nextUp)
+		if k+len(h) > len(b) {
 			return false
 		}
-		if strings.EqualFold(string(b[i+k:i+k+len(h)]), h) {
+		if strings.EqualFold(string(b[k:k+len(h)]), h) {
 			return true
 		}
-		i += k + 1
+		i = k + 1
 	}
 	return false
+}
+
+// indexFrom is the index of the first c in b at or after i, len(b) when
+// there is none.
+func indexFrom(b []byte, i int, c byte) int {
+	if k := bytes.IndexByte(b[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(b)
 }
 
 func upper(c byte) byte {

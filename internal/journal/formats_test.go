@@ -73,3 +73,32 @@ func mustQuote(s string) []byte {
 	}
 	return b
 }
+
+// containsFold finds a hint in any case, wherever its first byte is found
+// in one case and not the other.
+func TestContainsFold(t *testing.T) {
+	for _, tc := range []struct {
+		text, hint string
+		want       bool
+	}{
+		{"", "pass", false},
+		{"pas", "pass", false},
+		{"PASS", "pass", true},
+		{"my PaSsWord", "pass", true},
+		{"ppppppppppPass", "pass", true},
+		{"PPPPPPPPPPpass", "pass", true},
+		{"pPpPpPpPpPpPpPaSs", "pass", true},
+		{"pppp PPPP pas", "pass", false},
+		{"mysql -psecret", "-p", true},
+		{"mysql -Psecret", "-p", true},
+		{"1//0abc", "1//0", true},
+		{"1//1abc", "1//0", false},
+		{"Authorization: x", "authorization", true},
+		{"authorizatio", "authorization", false},
+		{"end with toke", "token", false},
+		{"end with TOKEN", "token", true},
+	} {
+		assert.Equal(t, tc.want, containsFold([]byte(tc.text), tc.hint), "%q in %q", tc.hint, tc.text)
+		assert.Equal(t, strings.Contains(strings.ToLower(tc.text), tc.hint), containsFold([]byte(tc.text), tc.hint), "%q in %q, against strings", tc.hint, tc.text)
+	}
+}

@@ -14,10 +14,10 @@ import (
 )
 
 // allowed is what the trust stage decided for one project config that
-// runs: the copy its handlers' scripts run from, and, when the project
-// changed since the allowance, what changed.
+// runs: its verification, whose Copy its handlers' scripts run from, and,
+// when the project changed since the allowance, what changed.
 type allowed struct {
-	copy    *trust.Copy
+	v       trust.Verified
 	changes []trust.Change // nil: unchanged
 }
 
@@ -30,10 +30,10 @@ type allowed struct {
 func (c *call) admit(path string, v trust.Verified) []byte {
 	switch {
 	case v.State == trust.Allowed:
-		c.keep(path, allowed{copy: v.Copy})
+		c.keep(path, allowed{v: v})
 		return v.Content
 	case v.State == trust.Changed && v.Content != nil:
-		c.keep(path, allowed{copy: v.Copy, changes: v.Changes})
+		c.keep(path, allowed{v: v, changes: v.Changes})
 		return v.Content
 	case v.State == trust.Changed || v.State == trust.Outdated:
 		if v.FailsClosed {
@@ -168,13 +168,19 @@ func (c *call) pinCommands(configs []config.Found) {
 // changed since.
 func (c *call) pinHook(f config.Found, h *config.Hook) {
 	a, ok := c.allowed[f.Path]
-	if !f.Discovered || !ok || a.copy == nil {
-		return // an allowance older than copies, unchanged: runs as before
+	if !f.Discovered || !ok {
+		return
 	}
 	if h.Type != "command" && h.Type != "" || h.Command == "" || c.pinErrs[h] != nil {
 		return
 	}
-	line, unsure, err := a.copy.Command(h.Command, h.Dir, c.projectVar)
+	// Looked up here, for a handler that runs: not on the calls that
+	// match none.
+	cp := a.v.Copy()
+	if cp == nil {
+		return // an allowance older than copies, unchanged: runs as before
+	}
+	line, unsure, err := cp.Command(h.Command, h.Dir, c.projectVar)
 	switch {
 	case err != nil:
 		c.unpinned(h, fmt.Errorf("%w; run the tool from %s, or allow a config of that folder", err, filepath.Dir(f.Path)))
@@ -185,7 +191,7 @@ func (c *call) pinHook(f config.Found, h *config.Hook) {
 			strings.Join(unsure, ", ")))
 	default:
 		h.Command = line
-		if d := a.copy.Dir(h.Dir); d != "" {
+		if d := cp.Dir(h.Dir); d != "" {
 			// A handler whose working folder is a pinned one (its "cwd")
 			// works in its copy, for what its scripts read relative to it.
 			h.Dir = d

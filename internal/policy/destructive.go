@@ -317,8 +317,17 @@ func deletesOutside(c shellcmd.Command, cwd string, roots []int, project string,
 	return ""
 }
 
-// temp matches the temp folders.
-var temp = sync.OnceValue(func() globs { return compileGlobs(tempDirs()) })
+// temp matches the temp folders, split on first use (a sync.Once, not
+// sync.OnceValue, whose closure every process would allocate at start).
+func temp() globs {
+	tempOnce.Do(func() { tempGlobs = compileGlobs(tempDirs()) })
+	return tempGlobs
+}
+
+var (
+	tempOnce  sync.Once
+	tempGlobs globs
+)
 
 // operandIndexes are the indexes in args of the operands (args[0] is the
 // program): the words that are not options, and all words after "--".
@@ -384,13 +393,19 @@ func verb(name string) string {
 
 // userHome is the home folder of the user hookshim runs as, where the
 // environment says it; paths are compared in slash form.
-var userHome = sync.OnceValue(func() string {
-	h, err := os.UserHomeDir()
-	if err != nil || h == "" {
-		return ""
-	}
-	return clean(filepath.ToSlash(h))
-})
+func userHome() string {
+	homeOnce.Do(func() {
+		if h, err := os.UserHomeDir(); err == nil && h != "" {
+			homeDir = clean(filepath.ToSlash(h))
+		}
+	})
+	return homeDir
+}
+
+var (
+	homeOnce sync.Once
+	homeDir  string
+)
 
 // vital says why deleting p breaks the machine or loses the user's data,
 // or "" when it does not. p is expanded. The project folder is spared,

@@ -103,7 +103,7 @@ var secretFiles = &spec{
 				}
 			}
 		}
-		files, ok := defaultSecrets(), defaultAllow()
+		files, ok := defaults()
 		if len(extra) > 0 {
 			files = compileGlobs(append(append([]string{}, secretGlobs...), extra...))
 		}
@@ -129,10 +129,19 @@ var secretAllow = []string{
 	"*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys",
 }
 
-// The default patterns, split once per process when first used.
+// defaults are the default patterns, split once per process when first
+// used (a sync.Once, not sync.OnceValue, whose closures every process
+// would allocate at start).
+func defaults() (files, allow globs) {
+	defaultsOnce.Do(func() {
+		defaultSecrets, defaultAllow = compileGlobs(secretGlobs), compileGlobs(secretAllow)
+	})
+	return defaultSecrets, defaultAllow
+}
+
 var (
-	defaultSecrets = sync.OnceValue(func() globs { return compileGlobs(secretGlobs) })
-	defaultAllow   = sync.OnceValue(func() globs { return compileGlobs(secretAllow) })
+	defaultsOnce                 sync.Once
+	defaultSecrets, defaultAllow globs
 )
 
 // isSecret reports whether the path p names a secret file. Names are

@@ -37,5 +37,14 @@ func mine(st fs.FileInfo) bool {
 }
 
 // uid is this process's user, asked once: every call checks a few of its
-// folders and files, each a system call more.
-var uid = sync.OnceValue(os.Getuid)
+// folders and files, each a system call more. (A sync.Once, not
+// sync.OnceValue, whose closure every process would allocate at start.)
+func uid() int {
+	uidOnce.Do(func() { uidValue = os.Getuid() })
+	return uidValue
+}
+
+var (
+	uidOnce  sync.Once
+	uidValue int
+)

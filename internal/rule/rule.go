@@ -52,32 +52,51 @@ type Error struct {
 func (e *Error) Error() string { return e.Msg }
 
 // funcs are the functions expressions may call besides expr's builtins.
-var funcs = []struct {
+// (A function, not a table: the types' new would allocate at the start
+// of every process.)
+func funcs() []exprFunc {
+	return []exprFunc{
+		{"glob", func(args ...any) (any, error) {
+			return Glob(args[0].(string), args[1].(string)), nil
+		}, new(func(string, string) bool)},
+		{matchRE, func(args ...any) (any, error) {
+			return args[1].(*lazyRE).match(args[0].(string)), nil
+		}, new(func(string, *lazyRE) bool)},
+		{"base", func(args ...any) (any, error) {
+			return path.Base(args[0].(string)), nil
+		}, new(func(string) string)},
+	}
+}
+
+// exprFunc is a function for expr.Function: its name, body and type.
+type exprFunc struct {
 	name string
 	fn   func(args ...any) (any, error)
 	typ  any
-}{
-	{"glob", func(args ...any) (any, error) {
-		return Glob(args[0].(string), args[1].(string)), nil
-	}, new(func(string, string) bool)},
-	{matchRE, func(args ...any) (any, error) {
-		return args[1].(*lazyRE).match(args[0].(string)), nil
-	}, new(func(string, *lazyRE) bool)},
-	{"base", func(args ...any) (any, error) {
-		return path.Base(args[0].(string)), nil
-	}, new(func(string) string)},
 }
 
 // config is the compiler's configuration, built once per process: building
 // it reflects over Env and copies expr's table of builtins, which cost as
 // much as compiling a rule (measured: a third of expr.Compile's time).
-var config = sync.OnceValue(func() *conf.Config {
+// (A sync.Once, not sync.OnceValue, whose closure every process would
+// allocate at start.)
+func config() *conf.Config {
+	configOnce.Do(func() { configValue = newConfig() })
+	return configValue
+}
+
+var (
+	configOnce  sync.Once
+	configValue *conf.Config
+)
+
+func newConfig() *conf.Config {
 	// The types of the fields are those of an empty environment's.
 	zero := &Env{Input: map[string]any{}, Paths: []string{}, Commands: []Command{}}
 	zero.Runs = zero.runs
 	c := conf.CreateNew()
 	opts := []expr.Option{expr.Env(zero.vars()), expr.AsBool()}
-	for _, f := range funcs {
+	for _, f := range funcs() {
 		opts = append(opts, expr.Function(f.name, f.fn, f.typ))
 	}
 	for _, o := range opts {
@@ -85,7 +104,7 @@ var config = sync.OnceValue(func() *conf.Config {
 	}
 	c.Check()
 	return c
-})
+}
 
 // Compile parses and type-checks an expression. Constant regular
 // expressions (`s matches "re"`) and glob patterns are checked here too.

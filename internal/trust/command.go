@@ -138,7 +138,7 @@ func (r *rewriter) line(line, dir string, depth int) string {
 				r.unsure = append(r.unsure, name+" -m (finds its module itself)")
 			}
 			for i, w := range args {
-				if i > 0 && shells[name] && isDashC(w.Lit()) && i+1 < len(args) {
+				if i > 0 && shell(name) && isDashC(w.Lit()) && i+1 < len(args) {
 					if prog, ok := literal(args[i+1]); ok {
 						nested := r.line(prog, cwd, depth+1)
 						if nested != prog {

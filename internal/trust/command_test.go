@@ -23,8 +23,8 @@ func TestCopyCommand(t *testing.T) {
 	require.NoError(t, err)
 	v, err := s.Verify(f.Path)
 	require.NoError(t, err)
-	require.NotNil(t, v.Copy)
-	cp := func(rel string) string { return shellquote.Word(v.Copy.Path(filepath.Join(f.Dir, rel))) }
+	require.NotNil(t, v.Copy())
+	cp := func(rel string) string { return shellquote.Word(v.Copy().Path(filepath.Join(f.Dir, rel))) }
 	files["sub/hooks"] = "" // a folder, for {sub/hooks}
 	for _, tc := range []struct {
 		line, project string // the tool's project folder: f.Dir when ""
@@ -64,7 +64,7 @@ func TestCopyCommand(t *testing.T) {
 				}
 				return ""
 			}
-			got, unsure, err := v.Copy.Command(tc.line, f.Dir, vars)
+			got, unsure, err := v.Copy().Command(tc.line, f.Dir, vars)
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)
 				return
@@ -97,7 +97,7 @@ func TestCopyIsWhatWasAllowed(t *testing.T) {
 	v, err := s.Verify(f.Path)
 	require.NoError(t, err)
 	require.Equal(t, Changed, v.State)
-	copied := v.Copy.Path(filepath.Join(f.Dir, "hooks/h.sh"))
+	copied := v.Copy().Path(filepath.Join(f.Dir, "hooks/h.sh"))
 	b, err := os.ReadFile(copied)
 	require.NoError(t, err)
 	require.Equal(t, "allowed\n", string(b))
@@ -106,7 +106,7 @@ func TestCopyIsWhatWasAllowed(t *testing.T) {
 	require.Zero(t, st.Mode().Perm()&0o222, "read-only")
 
 	// Allowing the change replaces the copy; the old one goes.
-	old := v.Copy.Root
+	old := v.Copy().Root
 	_, _, err = s.Allow(f)
 	require.NoError(t, err)
 	_, err = os.Stat(old)
@@ -114,7 +114,7 @@ func TestCopyIsWhatWasAllowed(t *testing.T) {
 	v, err = s.Verify(f.Path)
 	require.NoError(t, err)
 	require.Equal(t, Allowed, v.State)
-	b, err = os.ReadFile(v.Copy.Path(filepath.Join(f.Dir, "hooks/h.sh")))
+	b, err = os.ReadFile(v.Copy().Path(filepath.Join(f.Dir, "hooks/h.sh")))
 	require.NoError(t, err)
 	require.Equal(t, "evil\n", string(b))
 }

@@ -18,19 +18,31 @@ import (
 // script never loads (harmless: a change of it is a change), and a module
 // named at run time (importlib, a computed require) is not seen.
 //
-// The patterns are compiled when first used (sync.OnceValue), not when
-// hookshim starts: every hook call links this package, and only allow,
-// trust and doctor read scripts.
+// The patterns are compiled when first used, not when hookshim starts:
+// every hook call links this package, and only allow, trust and doctor
+// read scripts. (A sync.Once, not sync.OnceValue, whose closures every
+// process would allocate at start.)
+func pythonImport() *regexp.Regexp {
+	importsOnce.Do(compileImports)
+	return pythonImportRE
+}
+
+func jsImport() *regexp.Regexp {
+	importsOnce.Do(compileImports)
+	return jsImportRE
+}
+
 var (
-	// import a, b / from a import b / from a.b import c
-	pythonImport = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([A-Za-z_][A-Za-z0-9_]*)|import[ \t]+([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*)*))`)
-	})
-	// require('./x') / import … from './x' / import('./x')
-	jsImport = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:require[ \t]*\(|from|import[ \t]*\(?)[ \t]*['"](\.\.?/[^'"\n]+)['"]`)
-	})
+	importsOnce                sync.Once
+	pythonImportRE, jsImportRE *regexp.Regexp
 )
+
+func compileImports() {
+	// import a, b / from a import b / from a.b import c
+	pythonImportRE = regexp.MustCompile(`(?m)^[ \t]*(?:from[ \t]+([A-Za-z_][A-Za-z0-9_]*)|import[ \t]+([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*)*))`)
+	// require('./x') / import … from './x' / import('./x')
+	jsImportRE = regexp.MustCompile(`(?:require[ \t]*\(|from|import[ \t]*\(?)[ \t]*['"](\.\.?/[^'"\n]+)['"]`)
+}
 
 // maxImportDepth bounds how far imports of imports are followed.
 const maxImportDepth = 3

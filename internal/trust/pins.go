@@ -178,8 +178,16 @@ func unwrap(words []string) []string {
 	}
 }
 
-// shells are the programs whose -c argument is itself a command line.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true, "busybox": true}
+// shell reports whether name is a program whose -c argument is itself a
+// command line. (A switch, not a map literal, which every process would
+// build at start.)
+func shell(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox":
+		return true
+	}
+	return false
+}
 
 func (p *pinner) command(words []string, cwd *string, depth int) {
 	name := filepath.Base(words[0])
@@ -212,7 +220,7 @@ func (p *pinner) command(words []string, cwd *string, depth int) {
 	}
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if i > 0 && shells[name] && isDashC(w) && i+1 < len(words) {
+		if i > 0 && shell(name) && isDashC(w) && i+1 < len(words) {
 			p.line(words[i+1], *cwd, depth+1)
 			i++
 			continue

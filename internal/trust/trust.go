@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/private"
@@ -102,15 +103,37 @@ type Verified struct {
 	// allowed version's, from the copy, when Changed and a copy was kept;
 	// nil when nothing of it may run.
 	Content []byte
-	// Copy is what the handlers' scripts run from (see Copy); nil when no
-	// copy was kept (an allowance recorded by an older hookshim).
-	Copy *Copy
 	// Changes are what differs from the allowed version, when Changed and
 	// a copy says what was allowed.
 	Changes []Change
 	// FailsClosed says that the allowed version asked for on_error deny:
 	// when it cannot be had, the call fails closed for it.
 	FailsClosed bool
+
+	kept *keptCopy // the allowance's copy, looked up by Copy
+}
+
+// Copy is what the handlers' scripts run from (see Copy); nil when no
+// copy was kept (an allowance recorded by an older hookshim) or when it
+// is not this user's alone. An unchanged config's copy is looked up on
+// first use: only a call that runs one of its handlers needs it, and most
+// calls run none.
+func (v Verified) Copy() *Copy {
+	k := v.kept
+	if k == nil {
+		return nil
+	}
+	k.once.Do(func() { k.copy = k.store.copyOf(k.sum, k.pins) })
+	return k.copy
+}
+
+// keptCopy finds the copy of the allowance with digest sum once.
+type keptCopy struct {
+	once  sync.Once
+	store Store
+	sum   string
+	pins  []Pin
+	copy  *Copy
 }
 
 // closedMark is the line of an allow record that says the allowed config
@@ -130,7 +153,7 @@ func (s Store) Verify(path string) (Verified, error) {
 	if state != Allowed || err != nil {
 		return Verified{State: state}, err
 	}
-	cp := s.copyOf(want, pins)
+	kept := &keptCopy{store: s, sum: want, pins: pins}
 	content, err := config.ReadFileMax(path, config.MaxFileSize)
 	ok := false
 	if err == nil {
@@ -139,10 +162,11 @@ func (s Store) Verify(path string) (Verified, error) {
 		ok, err = matches(path, content, pins, want)
 	}
 	if ok {
-		return Verified{State: Allowed, Content: content, Copy: cp}, nil
+		return Verified{State: Allowed, Content: content, kept: kept}, nil
 	}
 	closed := s.failsClosed(path)
-	v := Verified{State: Changed, FailsClosed: closed}
+	v := Verified{State: Changed, FailsClosed: closed, kept: kept}
+	cp := v.Copy()
 	if cp == nil {
 		var big *config.TooLargeError
 		if errors.As(err, &big) || errors.Is(err, fs.ErrNotExist) {
@@ -153,7 +177,7 @@ func (s Store) Verify(path string) (Verified, error) {
 	if v.Content, err = cp.Config(); err != nil {
 		return Verified{State: Changed, FailsClosed: closed}, fmt.Errorf("the allowed version of %s: %w", path, err)
 	}
-	v.Copy, v.Changes = cp, cp.changes(path)
+	v.Changes = cp.changes(path)
 	return v, nil
 }
 

@@ -143,7 +143,7 @@ func TestVerifyPinnedTree(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, Allowed, v.State)
 			require.Equal(t, f.Content, v.Content)
-			require.NotNil(t, v.Copy)
+			require.NotNil(t, v.Copy())
 			tc.change(f.Dir)
 			v, err = s.Verify(f.Path)
 			require.NoError(t, err)
