@@ -15,8 +15,10 @@ import (
 // index,loader}.ts and the callers of each run*Hooks function
 // (src/tools/manager.ts, src/permissions/checker.ts,
 // src/cli/app/use-submit-handler.ts, use-conversation-loop.ts,
-// src/tools/impl/task.ts). Letta Code needs a Letta server, so nothing here
-// was measured:
+// src/tools/impl/task.ts), and since 0.32.18 runs here against a local
+// backend (make e2e: PreToolUse and PostToolUse fire in -p, deny, allow and
+// the rewrite measured; payloads in testdata/payloads/letta-code/*-real.json).
+// What -p does not reach is from the source only:
 //   - stdin: event_type (not hook_event_name) and working_directory (not
 //     cwd); the declared session_id is never set (src/hooks/index.ts builds
 //     every input without it). Tool events add tool_name, tool_input,
