@@ -53,6 +53,8 @@ var corpusHooks = []struct {
 	{"gemini-context.js", `{"event":"before_prompt","handler":{"command":"COMMAND","dialect":"gemini-cli"}}`},
 	{"cursor-shell-guard.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 	{"codex-bash-guard.py", `{"event":"before_tool_execute","matcher":"Bash","handler":{"command":"COMMAND","dialect":"codex"}}`},
+	{"grok-no-rm.sh", `{"event":"before_tool_execute","matcher":"run_terminal_command","handler":{"command":"COMMAND","dialect":"grok"}}`},
+	{"jan-protect-env.sh", `{"event":"before_tool_execute","matcher":{"pattern":"^(write|edit)$"},"handler":{"command":"COMMAND","dialect":"jan"}}`},
 }
 
 // TestDialectHookCorpus runs each hook of testdata/dialect-hooks,
