@@ -76,6 +76,8 @@ var corpusHooks = []struct {
 	{"cursor-block-git.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 	{"cursor-no-reset-hard.sh", `{"event":"before_tool_execute","matcher":"shell","handler":{"command":"COMMAND","dialect":"cursor"}}`},
 	{"cursor-session-env.sh", `{"event":"session_start","handler":{"command":"COMMAND","dialect":"cursor"}}`},
+	{"grok-no-rm.sh", `{"event":"before_tool_execute","matcher":"run_terminal_command","handler":{"command":"COMMAND","dialect":"grok"}}`},
+	{"jan-protect-env.sh", `{"event":"before_tool_execute","matcher":{"pattern":"^(write|edit)$"},"handler":{"command":"COMMAND","dialect":"jan"}}`},
 }
 
 // TestDialectHookCorpus runs each hook of testdata/dialect-hooks,

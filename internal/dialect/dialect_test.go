@@ -157,7 +157,8 @@ func TestNoSuchDialectOrEvent(t *testing.T) {
 // Every tool with command hooks is a dialect, and each has a reader.
 func TestEveryCommandToolIsADialect(t *testing.T) {
 	for _, id := range []string{"claude-code", "gemini-cli", "codex", "cursor", "copilot-cli", "kiro", "windsurf",
-		"qwen-code", "kimi-code", "factory-droid", "cline", "codebuddy", "qoder", "vscode-copilot", "trae", "devin-cli"} {
+		"qwen-code", "kimi-code", "factory-droid", "cline", "codebuddy", "qoder", "vscode-copilot", "trae", "devin-cli",
+		"grok", "tabnine", "cortex-code", "junie", "jan"} {
 		pr, err := Lookup(id)
 		require.NoError(t, err, id)
 		require.NotNil(t, pr.Dialect.Read, id)
@@ -220,6 +221,28 @@ func TestReaders(t *testing.T) {
 		{provider.Kimi, "UserPromptSubmit", 0, "plain context", "", decision.Output{Context: "plain context"}, ""},
 		{provider.Kimi, "UserPromptSubmit", 0, `{"message":"ctx"}`, "", decision.Output{Context: "ctx"}, ""},
 		{provider.Codex, "PreToolUse", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`, "", decision.Output{Decision: decision.Deny, Reason: "r"}, ""},
+		// Grok: only the documented deny of PreToolUse; the rest is unknown,
+		// so a failed handler, never an allow.
+		{provider.Grok, "PreToolUse", 0, `{"decision":"deny","reason":"no rm"}`, "", decision.Output{Decision: decision.Deny, Reason: "no rm"}, ""},
+		{provider.Grok, "PreToolUse", 0, "\n", "", decision.Output{}, ""},
+		{provider.Grok, "PreToolUse", 0, `{"decision":"allow"}`, "", decision.Output{}, `decision "allow": Grok Build documents only "deny"`},
+		{provider.Grok, "PreToolUse", 0, `{"decision":"block"}`, "", decision.Output{}, `documents only "deny"`},
+		{provider.Grok, "PreToolUse", 0, "blocked", "", decision.Output{}, "not a JSON object"},
+		{provider.Grok, "PreToolUse", 2, "", "no rm", decision.Output{}, "exited 2: Grok Build documents no answer but exit 0's, so this one is not read: no rm"},
+		{provider.Grok, "PostToolUse", 0, `{"decision":"deny"}`, "", decision.Output{}, ""},
+		// Tabnine and Cortex Code read as Gemini CLI and Claude Code do.
+		{provider.Tabnine, "BeforeTool", 0, `{"decision":"deny","reason":"no"}`, "", decision.Output{Decision: decision.Deny, Reason: "no"}, ""},
+		{provider.CortexCode, "PreToolUse", 2, "", "no rm", decision.Output{Decision: decision.Deny, Reason: "no rm"}, ""},
+		{provider.CortexCode, "PreToolUse", 1, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", decision.Output{}, "Cortex Code reads as a failed hook"},
+		// Junie reads nothing.
+		{provider.Junie, "SessionStart", 0, `{"decision":"deny"}`, "", decision.Output{}, ""},
+		{provider.Junie, "SessionStart", 3, "", "x", decision.Output{}, "Junie CLI reads as a failed hook"},
+		// Jan: stdout on exit 0, a deny of PreToolUse alone, and context.
+		{provider.Jan, "PreToolUse", 0, `{"decision":"deny","reason":"no","context":"c"}`, "", decision.Output{Decision: decision.Deny, Reason: "no", Context: "c"}, ""},
+		{provider.Jan, "PreToolUse", 0, `{"decision":"allow"}`, "", decision.Output{}, ""},
+		{provider.Jan, "PostToolUse", 0, `{"decision":"deny","context":"c"}`, "", decision.Output{Context: "c"}, ""},
+		{provider.Jan, "PreToolUse", 2, `{"decision":"deny"}`, "x", decision.Output{}, "Jan reads as a failed hook"},
+		{provider.Jan, "PreToolUse", 0, "deny", "", decision.Output{}, "not a JSON object"},
 	} {
 		spec := tc.d.Spec(tc.native)
 		require.NotNil(t, spec, tc.native)

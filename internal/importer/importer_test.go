@@ -12,6 +12,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 func TestToolsWithoutCommandHooks(t *testing.T) {
@@ -222,4 +224,49 @@ func TestChangedMeanwhile(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	b, _ := os.ReadFile(cfg)
 	assert.Equal(t, meanwhile, string(b))
+}
+
+// A command hook of any tool import reads becomes a handler in a dialect
+// that tool has, or is skipped, saying why: never a handler that can only
+// fail on every call.
+func TestCommandHooksGetADialectOrASkip(t *testing.T) {
+	for _, p := range Tools() {
+		t.Run(p.ID, func(t *testing.T) {
+			var f *provider.Format
+			for _, tg := range p.Install.Targets {
+				f = tg.Format
+				break
+			}
+			require.NotNil(t, f)
+			var native0 string
+			for _, s := range p.Events {
+				if s.Canonical != "" {
+					native0 = s.Native
+					break
+				}
+			}
+			require.NotEmpty(t, native0)
+			keys := f.CommandKeys
+			if len(keys) == 0 {
+				keys = []string{"command"}
+			}
+			doc := `{"type": "command"}`
+			if f.EventKey == "type" {
+				doc = `{}`
+			}
+			doc, err := sjson.Set(doc, keys[0], "./guard.sh")
+			require.NoError(t, err)
+			n := native{file: "hooks.json", event: native0, entry: gjson.Parse(doc)}
+			e, skip, own := translate(p, f, n)
+			require.False(t, own)
+			dialect := gjson.Get(e.json, "handler.dialect")
+			if p.Dialect == nil {
+				assert.Contains(t, skip, "could only fail")
+				assert.False(t, dialect.Exists(), "a dialect line for a tool without one: %s", e.json)
+				return
+			}
+			require.Empty(t, skip)
+			assert.Equal(t, p.ID, dialect.Str, e.json)
+		})
+	}
 }

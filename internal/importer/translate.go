@@ -128,6 +128,10 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 		kind = t.String()
 	}
 	switch {
+	case kind == "command" && p.Dialect == nil:
+		// A handler speaks its tool's dialect; without one it could only
+		// fail, on every call, and a safety hook would stop protecting.
+		return e, fmt.Sprintf("hookshim does not speak %s's hook payload and answer, so a handler for it could only fail", p.Name), false
 	case kind == "command":
 	case kind == "prompt" && !slices.Contains(judgedPrompts, p.ID):
 		return e, fmt.Sprintf("its type is %s: %s's prompt hooks are not judged by a model as hookshim's are, so there is no equivalent", quote(kind), p.Name), false

@@ -71,8 +71,19 @@ var CortexCode = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Keep:     []Renames{claudeKeep},
 	Adjust:   adjustClaudeDialect,
+	Dialect:  cortexDialect,
 	Encode: func(spec *Spec, v *decision.Verdict) Answer {
 		return claudeStyle{explicitAllow: true, exitBlock: []string{"PreToolUse"}}.encode(spec, v)
 	},
 	Timeout: 30 * time.Second, // what cortex_install.go writes
+}
+
+// cortexDialect is what a Cortex Code hook reads: Claude Code's payload
+// and answers, as the docs say. What Claude Code added late (JSON read on
+// any exit code) is not assumed: a non-zero exit other than 2 is a failed
+// hook, and plain stdout is context only where Claude's is.
+var cortexDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"permission_mode", "permission_mode"}},
+	Read:     claudeReader{tool: "Cortex Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
 }

@@ -1,12 +1,16 @@
 package provider
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
 // Grok Build (xAI's coding agent, binary grok).
@@ -99,6 +103,7 @@ var Grok = &Provider{
 	},
 	SplitMCP: splitDoubleUnderscore,
 	Encode:   encodeGrok,
+	Dialect:  grokDialect,
 	Timeout:  30 * time.Second, // what grok_install.go writes (Grok's default is 5 s)
 }
 
@@ -142,4 +147,52 @@ func encodeGrok(spec *Spec, v *decision.Verdict) Answer {
 		o.Str("reason", v.Reason)
 	}
 	return JSONOrEmpty(o)
+}
+
+// grokDialect is what a hook written for Grok Build reads: the camelCase
+// payload with the event under hookEventName (spelt as the docs and
+// Events spell it: 1.0.0 sent snake_case, which a hook matching the docs'
+// names does not see) and workspaceRoot, the project folder. Grok also
+// sets GROK_HOOK_EVENT for its hooks; no source of Env gives the native
+// event name, so a handler does not get it.
+var grokDialect = &Dialect{
+	EventKey: "hookEventName",
+	Always:   Renames{{"workspaceRoot", FromProjectDir}},
+	Read:     readGrok,
+}
+
+// readGrok reads the one answer Grok is known to read: {"decision":
+// "deny", "reason": …} on stdout of a PreToolUse hook that exited 0
+// (PreToolUse is its only blocking event, and no other event's answer is
+// documented, so those are read as nothing). What Grok does with any
+// other exit, any other decision or stdout that is not JSON is not
+// documented: each is a failed handler, never an allow.
+func readGrok(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	if exit != 0 {
+		line, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
+		if line != "" {
+			line = ": " + line
+		}
+		return o, fmt.Errorf("exited %d: Grok Build documents no answer but exit 0's, so this one is not read%s", exit, line)
+	}
+	if !spec.Can.Has(CanDeny) {
+		return o, nil
+	}
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return o, nil
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		return o, errors.New("stdout is not a JSON object, and Grok Build documents no other answer")
+	}
+	d := doc.Get("decision")
+	switch {
+	case !d.Exists():
+	case d.Type == gjson.String && d.Str == "deny":
+		o.Decision, o.Reason = decision.Deny, orBlocked(doc.Get("reason").Str)
+	default:
+		return o, fmt.Errorf("decision %s: Grok Build documents only \"deny\"", d.Raw)
+	}
+	return o, nil
 }

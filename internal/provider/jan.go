@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"bytes"
+	"errors"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/wire"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Jan Agent (janhq/jan: the jan CLI agent and the desktop app's agent).
@@ -94,6 +98,7 @@ var Jan = &Provider{
 	},
 	Keep:    []Renames{{{"message_count", "message_count"}}},
 	Encode:  encodeJan,
+	Dialect: janDialect,
 	Timeout: 30 * time.Second, // what jan_install.go writes (Jan's default is 60 s)
 }
 
@@ -125,4 +130,62 @@ func encodeJan(spec *Spec, v *decision.Verdict) Answer {
 		o.Str("context", v.Context)
 	}
 	return JSONOrEmpty(o)
+}
+
+// janDialect is what a Jan hook reads: the event under "event", the
+// project folder as project_root, and Jan's file tools, whose file is
+// "path" and whose edit always carries a list of edits.
+var janDialect = &Dialect{
+	EventKey: "event",
+	Inputs: []InputKeys{
+		{event.ToolFileRead, Renames{{"path", "file_path"}}},
+		{event.ToolFileWrite, Renames{{"path", "file_path"}}},
+		{event.ToolFileEdit, Renames{{"path", "file_path"}}},
+	},
+	MultiEdit: "edit",
+	Finish:    finishJan,
+	Read:      readJan,
+}
+
+// finishJan writes one edit as Jan's edit tool takes it: edits, a list of
+// old_string and new_string, never the pair on its own.
+func finishJan(doc []byte, _ *Spec, _ *event.Event, tool string, input []byte) ([]byte, error) {
+	in := gjson.ParseBytes(input)
+	if tool != "edit" || in.Get("edits").Exists() || !in.Get("old_string").Exists() {
+		return doc, nil
+	}
+	one := (&wire.Object{}).Str("old_string", in.Get("old_string").Str).Str("new_string", in.Get("new_string").Str)
+	out := &wire.Object{}
+	in.ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "old_string" && k.Str != "new_string" {
+			out.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	out.Raw("edits", append(append([]byte("["), one.Bytes()...), ']'))
+	return sjson.SetRawBytes(doc, "tool_input", out.Bytes())
+}
+
+// readJan reads an answer as hooks.rs does: stdout only, and only on exit
+// 0; empty is "go on"; a JSON object's decision "deny" blocks PreToolUse
+// (no other decision is read, nor a deny elsewhere) and its context is
+// added. Any other exit, or stdout that is not a JSON object, is a failed
+// hook there and here.
+func readJan(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	var o decision.Output
+	if exit != 0 {
+		return o, exitFailed("Jan", exit, stderr)
+	}
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return o, nil
+	}
+	doc, ok := answerObject(stdout)
+	if !ok {
+		return o, errors.New("stdout is not a JSON object, which Jan reads as a failed hook")
+	}
+	if doc.Get("decision").Str == "deny" && spec.Can.Has(CanDeny) {
+		o.Decision, o.Reason = decision.Deny, orBlocked(doc.Get("reason").Str)
+	}
+	o.Context = doc.Get("context").Str
+	return o, nil
 }

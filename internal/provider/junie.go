@@ -48,5 +48,23 @@ var Junie = &Provider{
 	// verdict, which the capabilities above have already reduced to
 	// nothing.
 	Encode:  func(*Spec, *decision.Verdict) Answer { return Answer{} },
+	Dialect: junieDialect,
 	Timeout: 10 * time.Second, // Junie's default, which install writes
+}
+
+// junieDialect is what a Junie hook reads: the Gemini- and Codex-style
+// payload of its one event, named under hook_event_name.
+var junieDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Read:     readJunie,
+}
+
+// readJunie reads what Junie reads of an answer: nothing. A non-zero exit
+// is still a failed hook for hookshim (said, and changing nothing, as
+// there).
+func readJunie(_ *Spec, exit int, _ []byte, stderr string) (decision.Output, error) {
+	if exit != 0 {
+		return decision.Output{}, exitFailed("Junie CLI", exit, stderr)
+	}
+	return decision.Output{}, nil
 }

@@ -83,6 +83,23 @@ var Tabnine = &Provider{
 		{"llm_response", "llm_response"},
 	}},
 	Encode:        encodeGemini,
+	Dialect:       tabnineDialect,
 	ProjectDirEnv: []string{"TABNINE_PROJECT_DIR"},
 	Timeout:       30 * time.Second, // what tabnine_install.go writes
+}
+
+// tabnineDialect is what a hook written for Tabnine CLI reads: Gemini
+// CLI's payload (an ISO timestamp on every event, Gemini's MCP names and
+// mcp_context), run and answered as Gemini CLI runs and answers its hooks,
+// which the fork is assumed to keep. Its variables are TABNINE_PROJECT_DIR
+// (ProjectDirEnv) and TABNINE_CLI=1; Gemini's GEMINI_* are not documented
+// for it and are not set, and neither is TABNINE_CLI, which no source of
+// Env gives.
+var tabnineDialect = &Dialect{
+	EventKey: "hook_event_name",
+	Always:   Renames{{"timestamp", FromNow}},
+	Shell:    geminiDialect.Shell,
+	MCPName:  geminiDialect.MCPName,
+	Finish:   geminiDialect.Finish,
+	Read:     readGemini,
 }
