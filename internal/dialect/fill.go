@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/hookshim/hookshim/internal/provider"
 	"github.com/hookshim/hookshim/internal/wire"
@@ -173,7 +174,7 @@ func projectRoot(dir, home string, markers []string) string {
 		if home != "" && dir == filepath.Clean(home) {
 			return ""
 		}
-		for _, m := range append([]string{".git"}, markers...) {
+		for _, m := range append([]string{".git", config.FileName}, markers...) {
 			if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
 				return dir
 			}

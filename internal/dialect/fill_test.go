@@ -233,4 +233,18 @@ func TestProjectRoot(t *testing.T) {
 	c, err = SpeakWith(provider.Claude, provider.Windsurf, ev, Options{Now: now, Home: home})
 	require.NoError(t, err)
 	require.Contains(t, c.Env, "CLAUDE_PROJECT_DIR="+other)
+
+	// A folder holding the project's hooks is the project, whatever a
+	// folder above it holds (a stray .claude in /tmp, outside home).
+	outside := t.TempDir()
+	cfgProj := filepath.Join(outside, "run", "proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(cfgProj, "src"), 0o755))
+	require.NoError(t, os.Mkdir(filepath.Join(outside, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cfgProj, ".openhook.json"), []byte(`{"hooks":[]}`), 0o644))
+	for _, dir := range []string{cfgProj, filepath.Join(cfgProj, "src")} {
+		ev.Cwd, ev.ProjectDir = dir, dir
+		c, err = SpeakWith(provider.Claude, provider.Codex, ev, Options{Now: now, Home: home})
+		require.NoError(t, err)
+		require.Contains(t, c.Env, "CLAUDE_PROJECT_DIR="+cfgProj, "from %s", dir)
+	}
 }

@@ -87,9 +87,10 @@ type Dialect struct {
 	Response string
 
 	// ProjectMarkers are what marks the project folder the tool gives its
-	// hooks, beside .git: its own config folder (.claude). The project
-	// folder is the nearest folder above the caller's that holds one,
-	// as the tool finds it, never the folder a command runs in.
+	// hooks, beside .git and the project's .openhook.json: its own config
+	// folder (.claude). The project folder is the nearest folder above the
+	// caller's that holds one, as the tool finds it, never the folder a
+	// command runs in.
 	ProjectMarkers []string
 
 	// MCPName writes an MCP tool's native name; nil: mcp__server__tool.
