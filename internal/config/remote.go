@@ -23,6 +23,11 @@ type Remote struct {
 	Wrap   string      // a key to send the envelope under ({"input": envelope} for OPA's data API); "" to send it as it is
 	Result string      // a gjson path to the answer inside the response ("result" for OPA's data API); "" for the whole body
 	Header [][2]string // name, value as written: ${VAR} and $VAR are expanded from the environment at call time
+	// AllowedEnv names the variables a header may use (Claude Code's
+	// allowedEnvVars): any other $VAR is sent empty, with a warning, so
+	// that a config cannot send a secret of the environment it runs in to
+	// its server without naming it. No list: no variable is expanded.
+	AllowedEnv []string
 
 	// prompt
 	Prompt    string // the prompt, $ARGUMENTS in place of the event's JSON
@@ -62,9 +67,9 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 	r := &Remote{}
 	h.Type, h.Remote = typ, r
 	var urlAt, baseAt gjson.Result
-	known := "type, url, headers, wrap, result, allow_http, timeout, timeout_action, async, status_message, dialect"
+	known := "type, url, headers, allowed_env_vars, wrap, result, allow_http, timeout, timeout_action, async, status_message, dialect"
 	if typ == "prompt" {
-		known = "type, prompt, model, base_url, api_key_env, api, headers, allow_http, allow_rewrite, allow_approve, timeout, timeout_action, status_message"
+		known = "type, prompt, model, base_url, api_key_env, api, headers, allowed_env_vars, allow_http, allow_rewrite, allow_approve, timeout, timeout_action, status_message"
 	}
 	v.ForEach(func(k, val gjson.Result) bool {
 		key := k.Str
@@ -81,6 +86,8 @@ func (p *parser) remote(h *Hook, v gjson.Result, typ string) {
 			h.TimeoutAction = a
 		case key == "headers":
 			r.Header = p.headers(val)
+		case key == "allowed_env_vars":
+			r.AllowedEnv = p.envNames(val)
 		case key == "allow_http":
 			r.AllowHTTP = p.boolean(val, key)
 		case typ == "http" && key == "url":
@@ -151,6 +158,41 @@ func (p *parser) headers(v gjson.Result) [][2]string {
 		return p.err == nil
 	})
 	return out
+}
+
+// envNames parses "allowed_env_vars": bare variable names, as the
+// environment spells them. "$TOKEN" would never match a header's $TOKEN,
+// and a list that silently matches nothing sends the token empty.
+func (p *parser) envNames(v gjson.Result) []string {
+	if !v.IsArray() {
+		p.fail(v, `"allowed_env_vars" must be a list of variable names`)
+		return nil
+	}
+	var out []string
+	v.ForEach(func(_, val gjson.Result) bool {
+		s := p.str(val, "allowed_env_vars")
+		if p.err == nil && !IsEnvName(s) {
+			p.fail(val, fmt.Sprintf(`"allowed_env_vars": %q is not a variable name (write it without "$" or braces)`, s))
+		}
+		out = append(out, s)
+		return p.err == nil
+	})
+	return out
+}
+
+// IsEnvName reports whether s is a variable name a header can use: a
+// letter or "_", then letters, digits and "_" (what os.Expand reads
+// after "$").
+func IsEnvName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Endpoint is where a prompt handler's model answers.

@@ -54,7 +54,7 @@ func TestEndpoint(t *testing.T) {
 func TestParseRemoteHandlers(t *testing.T) {
 	f, err := Parse("/p/.openhook.json", []byte(`{"spec": "hooks/0.1", "hooks": [
   {"name": "opa", "event": "before_tool_execute", "handler": {"type": "http", "url": "https://opa.example.com/v1/data/hookshim/decision",
-   "wrap": "input", "result": "result", "headers": {"Authorization": "Bearer ${TOKEN}"}, "timeout": 2, "dialect": "claude-code"}},
+   "wrap": "input", "result": "result", "headers": {"Authorization": "Bearer ${TOKEN}"}, "allowed_env_vars": ["TOKEN"], "timeout": 2, "dialect": "claude-code"}},
   {"name": "judge", "event": "before_prompt", "handler": {"type": "prompt", "prompt": "Judge $ARGUMENTS", "model": "m", "api": "anthropic"}}
 ]}`))
 	require.NoError(t, err)
@@ -64,6 +64,7 @@ func TestParseRemoteHandlers(t *testing.T) {
 	require.Equal(t, "result", h.Remote.Result)
 	require.Equal(t, "input", h.Remote.Wrap)
 	require.Equal(t, [][2]string{{"Authorization", "Bearer ${TOKEN}"}}, h.Remote.Header)
+	require.Equal(t, []string{"TOKEN"}, h.Remote.AllowedEnv)
 	require.Equal(t, "claude-code", h.Dialect)
 	require.Equal(t, "prompt", f.Hooks[1].Type)
 	require.Equal(t, remotecall.Anthropic, f.Hooks[1].Remote.API)
@@ -74,9 +75,13 @@ func TestParseRemoteHandlers(t *testing.T) {
 		`{"type": "http", "url": "https://x/", "cmd": "y"}`:    `unknown field "cmd" in http handler`,
 		`{"type": "http", "url": "https://x/", "prompt": "y"}`: `unknown field "prompt" in http handler`,
 		`{"type": "prompt"}`: `a prompt handler needs a non-empty "prompt"`,
-		`{"type": "prompt", "prompt": "p", "api": "gemini"}`:              `"api" must be "openai" or "anthropic"`,
-		`{"type": "prompt", "prompt": "p", "base_url": "ftp://x"}`:        `"base_url": URL "ftp://x" must start with https://`,
-		`{"type": "http", "url": "https://x/", "headers": {"A": "b\nc"}}`: `must not contain a line break`,
+		`{"type": "prompt", "prompt": "p", "api": "gemini"}`:                    `"api" must be "openai" or "anthropic"`,
+		`{"type": "prompt", "prompt": "p", "base_url": "ftp://x"}`:              `"base_url": URL "ftp://x" must start with https://`,
+		`{"type": "http", "url": "https://x/", "headers": {"A": "b\nc"}}`:       `must not contain a line break`,
+		`{"type": "http", "url": "https://x/", "allowed_env_vars": "TOKEN"}`:    `"allowed_env_vars" must be a list of variable names`,
+		`{"type": "http", "url": "https://x/", "allowed_env_vars": ["$TOKEN"]}`: `"allowed_env_vars": "$TOKEN" is not a variable name`,
+		`{"type": "prompt", "prompt": "p", "allowed_env_vars": ["${A}", "B"]}`:  `"${A}" is not a variable name`,
+		`{"type": "http", "url": "https://x/", "allowed_env_vars": [1]}`:        `allowed_env_vars`,
 	} {
 		_, err := Parse("/p/x.json", []byte(`{"spec": "hooks/0.1", "hooks": [{"event": "before_prompt", "handler": `+doc+`}]}`))
 		require.ErrorContains(t, err, want, doc)

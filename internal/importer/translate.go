@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/install"
 	"github.com/hookshim/hookshim/internal/normalize"
 	"github.com/hookshim/hookshim/internal/provider"
@@ -53,7 +54,7 @@ var (
 func kindKeys(kind string) []string {
 	switch kind {
 	case "http":
-		return []string{"url", "headers"}
+		return []string{"url", "headers", "allowedEnvVars"}
 	case "prompt":
 		return []string{"prompt", "model"}
 	}
@@ -196,6 +197,23 @@ func translate(p *provider.Provider, f *provider.Format, n native) (e entry, ski
 		} else if v.Exists() {
 			kept.raw("headers", v.Raw)
 			loss("its headers are not an object of strings: kept under provider_data")
+		}
+		// Claude Code expands in headers only the variables its
+		// allowedEnvVars lists: the list goes with the headers, or the
+		// import would let them send any variable of the environment.
+		if v := entryObj.Get("allowedEnvVars"); v.IsArray() && allStrings(v) {
+			names := []string{}
+			for _, n := range v.Array() {
+				if config.IsEnvName(n.Str) {
+					names = append(names, n.Str)
+				} else {
+					loss("its allowedEnvVars entry %s is not a variable name, which no header can use: left out", quote(n.Str))
+				}
+			}
+			h.o.Strs("allowed_env_vars", names)
+		} else if v.Exists() {
+			kept.raw("allowedEnvVars", v.Raw)
+			loss("its allowedEnvVars is not a list of strings: kept under provider_data, its headers expand no variable")
 		}
 		loss("hookshim posts the OpenHook envelope, not %s's payload, and reads the answer as a hookshim handler's: the server may need changes", p.Name)
 	case "prompt":

@@ -160,11 +160,18 @@ func failJob(h *config.Hook, err error) run.Job {
 }
 
 // expand replaces ${VAR} and $VAR in a header value with the variable's
-// value from hookshim's environment. A variable that is not set becomes
-// empty, never the literal text (which would send "$TOKEN" as a token),
-// and the call warns.
+// value from hookshim's environment, for the variables the handler lists
+// in "allowed_env_vars" only (Claude Code's rule for its http hooks'
+// allowedEnvVars): a config that can name a server must not also be able
+// to send it $AWS_SECRET_ACCESS_KEY without saying so. Any other variable,
+// and one that is not set, becomes empty, never the literal text (which
+// would send "$TOKEN" as a token), and the call warns.
 func (c *call) expand(h *config.Hook, name, value string) string {
 	return os.Expand(value, func(v string) string {
+		if !slices.Contains(h.Remote.AllowedEnv, v) {
+			c.problem(fmt.Sprintf(`handler %q: header %s: $%s is not in "allowed_env_vars"; sent empty`, h.Name, name, v))
+			return ""
+		}
 		s := c.getenv(v)
 		if s == "" {
 			c.problem(fmt.Sprintf("handler %q: header %s: $%s is not set; sent empty", h.Name, name, v))
