@@ -1,12 +1,15 @@
 #!/bin/sh
 # make e2e-bump: move e2e/versions.json to the newest client versions that
-# install here, run the end-to-end tests on them, re-record the real payloads
+# install and run here, run the end-to-end tests on them, re-record the real payloads
 # (testdata/payloads/<id>/<Event>-real.json) and their goldens, and report
 # what changed in the payloads (.e2e/drift.md).
 #
+# HOOKSHIM_E2E_CLIENTS=kilo,codex bumps and runs only these clients.
+#
 # Exits non-zero when npm could not be asked, a client could not be installed
-# or run, or the goldens could not be regenerated. A client kept below its
-# newest version (that version does not install here) is in the report.
+# or run, a client is kept below its newest version (that version does not
+# install here, or installs and does not start: both are in the report), or
+# the goldens could not be regenerated.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -16,7 +19,7 @@ drift="$root/.e2e/drift.md"
 bumped="$root/.e2e/bump.txt"
 
 rc=0
-go run ./e2e/cmd/e2ehelper bump -cache .e2e e2e/versions.json >"$bumped" || rc=1
+go run ./e2e/cmd/e2ehelper bump -cache .e2e -only "${HOOKSHIM_E2E_CLIENTS:-}" e2e/versions.json >"$bumped" || rc=1
 cat "$bumped"
 {
 	printf '# Payload drift, %s\n\n' "$(date -u +%Y-%m-%d)"

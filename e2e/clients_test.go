@@ -20,7 +20,6 @@ type client struct {
 	name     string // key in versions.json
 	provider string // hookshim's provider id
 	scope    string // where `hookshim install` registers it: project or user
-	node     string // key in versions.json of the node package the client needs; "" for the system node
 	timeout  time.Duration
 
 	// configure writes the client's own settings into the run's HOME and
@@ -352,7 +351,6 @@ enabled = false
 		name:      "kimi",
 		provider:  "kimi-code",
 		scope:     "user",
-		node:      "node22",
 		timeout:   3 * time.Minute,
 		textDelay: 2 * time.Second,
 		configure: func(r *runDir) error {
@@ -445,7 +443,6 @@ enabled = false
 		name:     "letta",
 		provider: "letta-code",
 		scope:    "project",
-		node:     "node22",
 		timeout:  3 * time.Minute,
 		configure: func(r *runDir) error {
 			return r.write(filepath.Join(r.home, ".letta", "lc-local-backend", "providers", "auth.json"), jsonFile(obj{

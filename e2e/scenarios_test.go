@@ -456,8 +456,8 @@ func testClient(t *testing.T, c *client) {
 		return
 	}
 	node, err := exec.LookPath("node")
-	if c.node != "" {
-		node, err = installPinned(c.node)
+	if n := pinned[c.name].Node; n != "" {
+		node, err = installPinned(n)
 	}
 	if err != nil {
 		skipOrFail(t, c, err)

@@ -29,6 +29,9 @@ type Pin struct {
 	// registry (Letta Code's).
 	Bare bool     `json:"bare,omitempty"`
 	With []string `json:"with,omitempty"`
+	// Node is the pin of the node the client runs on ("node22"), for one
+	// that the system's node is too old for; "" for the system's.
+	Node string `json:"node,omitempty"`
 }
 
 // Read reads a versions.json.
@@ -54,8 +57,7 @@ func Write(path string, pins map[string]Pin) error {
 		if err != nil {
 			return err
 		}
-		entry := strings.NewReplacer(`":"`, `": "`, `","`, `", "`).Replace(string(line))
-		fmt.Fprintf(&out, "  %q: %s", n, entry)
+		fmt.Fprintf(&out, "  %q: %s", n, spaced(line))
 		if i < len(names)-1 {
 			out.WriteString(",")
 		}
@@ -63,6 +65,27 @@ func Write(path string, pins map[string]Pin) error {
 	}
 	out.WriteString("}\n")
 	return os.WriteFile(path, []byte(out.String()), 0o644)
+}
+
+// spaced lays a compact JSON value out as versions.json is written by
+// hand: a space after every ":" and "," outside strings.
+func spaced(compact []byte) string {
+	var b strings.Builder
+	inString, escaped := false, false
+	for _, c := range compact {
+		b.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ':' || c == ','):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // Names lists the pinned names in order.

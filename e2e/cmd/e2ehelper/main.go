@@ -3,9 +3,9 @@
 //	e2ehelper handler STEP ARG ...   a hookshim handler whose behaviour the test chooses
 //	e2ehelper mock [-log FILE] [-command CMD] [-lifetime DUR]
 //	                                 run the mock model alone, for debugging a client
-//	e2ehelper bump [-cache DIR] FILE move every pin of versions.json FILE to the newest
-//	                                 version npm has that installs (within "range"
-//	                                 where one is set)
+//	e2ehelper bump [-cache DIR] [-only NAMES] FILE move every pin of versions.json FILE to the newest
+//	                                 version npm has that installs and runs (within
+//	                                 "range" where one is set)
 //
 // Handler steps run in order, after the envelope has been read from stdin:
 //
@@ -153,15 +153,15 @@ func mock(args []string) int {
 }
 
 // bump moves each pin of versions.json to the newest published version that
-// installs: one whose install fails (a platform binary not published for
-// this machine) is reported and the next older one tried, down to the pin.
-// It exits 1 when npm could not be asked about a package; a client kept
-// below its newest version is reported on stdout ("NOT AT THE NEWEST"),
-// which make e2e-bump copies into the drift report.
+// installs and runs (pins.Bumper). It exits 1 when npm could not be asked
+// about a package or a client is kept below its newest version, which is
+// reported on stdout ("NOT AT THE NEWEST", with the reason) and copied by
+// make e2e-bump into the drift report.
 func bump(args []string) int {
 	fs := flag.NewFlagSet("bump", flag.ContinueOnError)
 	cache := fs.String("cache", ".e2e", "the folder clients are installed into")
 	tries := fs.Int("tries", 3, "versions to try below the newest before keeping the pin")
+	only := fs.String("only", "", "comma-separated pins to bump (default: all)")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: e2ehelper bump [-cache DIR] e2e/versions.json")
 		return 2
@@ -172,45 +172,16 @@ func bump(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	failed := false
-	for _, n := range pins.Names(all) {
-		p := all[n]
-		newer, err := pins.Published(p)
-		if err != nil {
-			fmt.Printf("%-8s %s: cannot ask npm: %v\n", n, p.Package, err)
-			failed = true
-			continue
-		}
-		if len(newer) == 0 {
-			fmt.Printf("%-8s %s %s (newest)\n", n, p.Package, p.Version)
-			continue
-		}
-		moved := false
-		for i, v := range newer {
-			if i > *tries {
-				break
-			}
-			try := p
-			try.Version = v
-			if _, err := pins.Install(*cache, n, try); err != nil {
-				first, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
-				fmt.Printf("%-8s %s %s: NOT AT THE NEWEST: %s cannot be installed here: %s\n", n, p.Package, p.Version, v, first)
-				continue
-			}
-			fmt.Printf("%-8s %s %s -> %s\n", n, p.Package, p.Version, v)
-			all[n] = try
-			moved = true
-			break
-		}
-		if !moved {
-			fmt.Printf("%-8s %s %s: NOT AT THE NEWEST: no newer version installs; pin kept\n", n, p.Package, p.Version)
-		}
+	b := pins.NewBumper(*cache, *tries)
+	if *only != "" {
+		b.Only = strings.Split(*only, ",")
 	}
+	ok := b.Bump(all, os.Stdout)
 	if err := pins.Write(path, all); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if failed {
+	if !ok {
 		return 1
 	}
 	return 0
