@@ -430,7 +430,7 @@ func command(ctx context.Context, h *config.Hook) (*exec.Cmd, error) {
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	if !direct {
-		shellLine(cmd, h.Command)
+		shellLine(cmd)
 	}
 	cmd.Dir = h.Dir
 	return cmd, nil
