@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"internal/detect":    {"internal/provider", "internal/event"},
 	"internal/normalize": {"internal/provider", "internal/event", "internal/wire", "internal/patch"},
 	"internal/config":    {"internal/event", "internal/policy", "internal/rule", "internal/remotecall", "internal/shellcmd"},
-	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall"},
+	"internal/extend":    {"internal/config", "internal/private", "internal/remotecall", "internal/install", "internal/wire"},
 	"internal/rule":      {"internal/event", "internal/shellcmd"},
 	"internal/trust":     {"internal/config", "internal/private", "internal/shellquote", "internal/shellcmd"},
 	"internal/dedupe":    {"internal/config", "internal/event", "internal/wire", "internal/private"},

@@ -1,20 +1,15 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/extend"
-	"github.com/hookshim/hookshim/internal/install"
-	"github.com/hookshim/hookshim/internal/wire"
-	"github.com/tidwall/gjson"
 )
 
 // resolveExtends pulls in what f extends for a command about f's trust
@@ -144,135 +139,30 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 		errorf(stderr, "%v", err)
 		return 1
 	}
-	// Read through a symbolic link (a config kept in a dotfiles
-	// repository): the file there is edited, and the link stays.
-	old, err := os.ReadFile(target)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errorf(stderr, "%v", err)
-		return 1
-	}
-	// Edited as install edits the tools' files: as text, comments,
-	// trailing commas, key order and layout kept.
-	doc, err := install.EditJSONC(string(old), newExtending)
-	if err != nil {
-		if _, perr := config.Parse(target, old); perr != nil {
-			err = perr // with its line and column
-		} else {
-			err = fmt.Errorf("%s: %v", target, err)
-		}
-		errorf(stderr, "%v; it is left as it was", err)
-		return 1
-	}
-	list, _ := doc.Get("extends")
-	arg := fset.Arg(0)
-	var what string
-	index := -1 // the entry to pin anew
-	if strings.Contains(arg, "://") {
-		if !strings.HasPrefix(arg, "https://") {
-			errorf(stderr, "%s: only https URLs can be extended", arg)
-			return 1
-		}
-		cache, err := extend.DefaultCache(getenv)
-		if err != nil {
-			errorf(stderr, "%v", err)
-			return 1
-		}
-		content, err := extend.HelperFetcher{}.Get(arg)
-		if err != nil {
-			errorf(stderr, "fetching %s: %v", arg, err)
-			return 1
-		}
-		pin := config.Integrity(content)
-		remote, err := config.ParseRemote(arg, filepath.Dir(target), content)
-		if err == nil {
-			// What it extends in turn is fetched now too.
-			_, err = extend.Resolve(remote, extend.Options{Cache: cache, Fetch: extend.HelperFetcher{}})
-		}
-		if err != nil {
-			errorf(stderr, "%s is not a config hookshim can use: %v", arg, err)
-			return 1
-		}
-		if err := cache.Put(content); err != nil {
-			errorf(stderr, "caching %s: %v", arg, err)
-			return 1
-		}
-		list.ForEach(func(k, v gjson.Result) bool {
-			if v.Get("url").Str == arg {
-				index = int(k.Int())
-				return false
-			}
-			return true
-		})
-		what = fmt.Sprintf("%s (%s, %s)", arg, pin, plural(len(remote.Hooks), "hook", "hooks"))
-		if index >= 0 {
-			err = doc.Set(string(wire.Quote(pin)), "extends", index, "integrity")
-		} else {
-			err = doc.AppendBefore("extends", `{"url": `+string(wire.Quote(arg))+`, "integrity": `+string(wire.Quote(pin))+`}`, "hooks")
-		}
-		if err != nil {
-			errorf(stderr, "%s: %v", target, err)
-			return 1
-		}
-	} else {
-		abs, err := filepath.Abs(arg)
-		if err != nil {
-			errorf(stderr, "%v", err)
-			return 1
-		}
-		ext, err := config.Load(abs)
-		if err != nil {
-			errorf(stderr, "%v", err)
-			return 1
-		}
-		rel, err := filepath.Rel(filepath.Dir(target), abs)
-		if err != nil {
-			rel = abs
-		}
-		rel = filepath.ToSlash(rel)
-		dup := false
-		list.ForEach(func(_, v gjson.Result) bool {
-			p := v.Str
-			if v.IsObject() {
-				p = v.Get("path").Str
-			}
-			if p != "" && !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(target), p)
-			}
-			dup = p != "" && filepath.Clean(p) == abs
-			return !dup
-		})
-		if dup {
-			fmt.Fprintf(stdout, "%s already extends %s\n", target, rel)
-			return 0
-		}
-		what = fmt.Sprintf("%s (%s)", rel, plural(len(ext.Hooks), "hook", "hooks"))
-		if err := doc.AppendBefore("extends", `{"path": `+string(wire.Quote(rel))+`}`, "hooks"); err != nil {
-			errorf(stderr, "%s: %v", target, err)
-			return 1
-		}
-	}
-	data := []byte(doc.Text())
-	if _, err := config.Parse(target, data); err != nil {
-		errorf(stderr, "the entry would leave %s broken: %v", target, err)
-		return 1
-	}
-	// Under the file's lock, the previous version kept, through a
-	// temporary file and a rename (a hook call reading the config never
-	// sees half of it), where a symbolic link points, the file's mode kept.
-	backup, err := env.Write(target, old, exists, data, 0o644)
+	a, err := extend.Add(target, fset.Arg(0), extend.AddOptions{
+		Cache: func() (extend.Cache, error) { return extend.DefaultCache(getenv) },
+		Fetch: extend.HelperFetcher{},
+		Env:   env,
+	})
 	if err != nil {
 		errorf(stderr, "%v", err)
 		return 1
 	}
-	if index >= 0 {
-		fmt.Fprintf(stdout, "pinned anew: %s\n", what)
-	} else {
-		fmt.Fprintf(stdout, "extends %s\n", what)
+	if a.Already {
+		fmt.Fprintf(stdout, "%s already extends %s\n", target, a.Path)
+		return 0
+	}
+	switch {
+	case a.Repinned:
+		fmt.Fprintf(stdout, "pinned anew: %s (%s, %s)\n", a.URL, a.Pin, plural(a.Hooks, "hook", "hooks"))
+	case a.URL != "":
+		fmt.Fprintf(stdout, "extends %s (%s, %s)\n", a.URL, a.Pin, plural(a.Hooks, "hook", "hooks"))
+	default:
+		fmt.Fprintf(stdout, "extends %s (%s)\n", a.Path, plural(a.Hooks, "hook", "hooks"))
 	}
 	kept := ""
-	if backup != "" {
-		kept = " (previous version kept in " + env.Display(backup) + ")"
+	if a.Backup != "" {
+		kept = " (previous version kept in " + env.Display(a.Backup) + ")"
 	}
 	fmt.Fprintf(stdout, "wrote %s%s\n", target, kept)
 	if target != config.UserPath(getenv) && *cfg == "" {
@@ -280,9 +170,6 @@ func cmdExtend(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	return 0
 }
-
-// newExtending is the config extend creates when there is none.
-const newExtending = `{"spec": "hooks/0.1", "extends": []}`
 
 // printRemotes lists, for hookshim trust, the configs f pulls in from
 // URLs: the allowance covers them by their pins, not by path.
