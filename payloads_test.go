@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -100,6 +101,28 @@ func rewritten(input []byte) []byte {
 		panic(err)
 	}
 	return out
+}
+
+// machinePath finds what of the machine a real payload was recorded on
+// can be left in it: the e2e run's temporary folders (hse2e-…, which
+// e2e's sanitize renames), another home folder than the fixtures'
+// /home/dev, with or without its leading slash (OpenCode's session path
+// is relative to its worktree, "/").
+var machinePath = regexp.MustCompile(`hse2e-|hookshim-e2e-|/root/|/Users/|\bhome/([^/"\\]+)`)
+
+// TestRealPayloadsAreNeutral: the payloads captured from real clients
+// (<Event>-real.json) name no folder of the machine they were recorded on.
+func TestRealPayloadsAreNeutral(t *testing.T) {
+	for _, s := range hookshim.Samples() {
+		if !strings.Contains(s.Name, "-real") {
+			continue
+		}
+		for _, m := range machinePath.FindAllStringSubmatch(string(s.Raw), -1) {
+			if m[1] != "dev" {
+				t.Errorf("%s/%s holds %q, a path of the machine it was recorded on: rename it as e2e's sanitize does (/home/dev, /home/dev/project)", s.Provider.ID, s.Name, m[0])
+			}
+		}
+	}
 }
 
 // TestPayloadGoldens walks testdata/payloads: each payload is detected,

@@ -174,6 +174,10 @@ func sanitize(raw []byte, r *runDir) []byte {
 	pairs := [][2]string{
 		{r.proj, fixtureProject},
 		{r.home, fixtureHome},
+		// Relative to the root: OpenCode's session path, from its
+		// worktree "/" (replaced after the absolute paths, which hold it).
+		{strings.TrimPrefix(r.proj, "/"), strings.TrimPrefix(fixtureProject, "/")},
+		{strings.TrimPrefix(r.home, "/"), strings.TrimPrefix(fixtureHome, "/")},
 		{pathEncoding.ReplaceAllString(r.proj, "-"), pathEncoding.ReplaceAllString(fixtureProject, "-")},
 		// CodeBuddy Code's encoding drops the leading dash.
 		{strings.TrimLeft(pathEncoding.ReplaceAllString(r.proj, "-"), "-"), strings.TrimLeft(pathEncoding.ReplaceAllString(fixtureProject, "-"), "-")},
