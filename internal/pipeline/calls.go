@@ -49,7 +49,16 @@ func (c *call) answerCalls(raw []byte) respond.Answer {
 		c.adopt(&sub.rec, i == 0)
 		inForce = inForce || len(sub.rec.Configs) > 0
 		who := callName(i, ev.Tool)
-		if v := sub.rec.Verdict; v != nil {
+		v := sub.rec.Verdict
+		if v == nil {
+			// No handler answered; the notice of a config that runs its
+			// allowed version (or none) is still due, as for one call.
+			var notice decision.Verdict
+			if sub.tellUser(&notice); notice.SystemMessage != "" {
+				v = &notice
+			}
+		}
+		if v != nil {
 			for _, n := range v.Notes {
 				notes = append(notes, who+": "+n)
 			}

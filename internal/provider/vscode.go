@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -69,9 +70,11 @@ import (
 //     one decision for the whole envelope (the first call it would block
 //     speaks for all), and the user reported that this blocks;
 //   - in #322 a PowerShell call reached the hook as tool_name "Bash" with
-//     hook_event_name and tool_input.command: that shape is Copilot CLI's
-//     PascalCase one and is detected and read as Copilot's; telling
-//     PowerShell from its text is the command reader's job.
+//     hook_event_name and tool_input.command and nothing else: too little
+//     to tell the tool without the --provider install writes; with it,
+//     "Bash" is read as the shell (Adjust). That the command is
+//     PowerShell's is not said there: telling it from the text is the
+//     command reader's job.
 //
 // hookshim reads the envelope as PreToolUse (when it names no event): each
 // call is judged on its own (Calls), the most restrictive decision answers
@@ -160,22 +163,7 @@ var VSCode = &Provider{
 	},
 	Calls: Calls{
 		List: "toolCalls", Name: "name", Input: "args",
-		// The names dcg reads (#252, #322) and the Copilot runtime's,
-		// which the Agent Host runs; kept apart from Tools, so that a hook
-		// written for VS Code still sees the Local harness's names.
-		Tools: Renames{
-			{"bash", event.ToolShell},
-			{"powershell", event.ToolShell},
-			{"pwsh", event.ToolShell},
-			{"view", event.ToolFileRead},
-			{"create", event.ToolFileWrite},
-			{"edit", event.ToolFileEdit},
-			{"str_replace_editor", event.ToolFileEdit},
-			{"grep", event.ToolSearch},
-			{"glob", event.ToolFind},
-			{"web_fetch", event.ToolWebFetch},
-			{"task", event.ToolAgent},
-		},
+		Tools:      vscodeAgentHostTools,
 		PowerShell: []string{"powershell", "pwsh"},
 		Can:        CanDeny | CanAsk | CanAllow | CanContext | CanMessage,
 	},
@@ -193,6 +181,13 @@ var VSCode = &Provider{
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.SessionID == "" {
 			ev.SessionID = p.Get("sessionId").Str
+		}
+		if t := ev.Tool; t != nil && t.Name == "" {
+			// The Agent Host's one-call shape labels a shell call "Bash"
+			// (dcg #322): a name of its list, capitalised.
+			if canonical, ok := vscodeAgentHostTools.Get(strings.ToLower(t.Native)); ok {
+				t.Name = canonical
+			}
 		}
 	},
 	Encode:  encodeVSCode,
@@ -235,4 +230,22 @@ var vscodeDialect = &Dialect{
 	},
 	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
 	Read:    claudeReader{tool: "VS Code"}.read,
+}
+
+// vscodeAgentHostTools are the tool names of the Agent Host's calls: those
+// dcg reads (#252, #322) and the Copilot runtime's, which the Agent Host
+// runs. They are kept apart from Tools, so that a hook written for VS Code
+// still sees the Local harness's names.
+var vscodeAgentHostTools = Renames{
+	{"bash", event.ToolShell},
+	{"powershell", event.ToolShell},
+	{"pwsh", event.ToolShell},
+	{"view", event.ToolFileRead},
+	{"create", event.ToolFileWrite},
+	{"edit", event.ToolFileEdit},
+	{"str_replace_editor", event.ToolFileEdit},
+	{"grep", event.ToolSearch},
+	{"glob", event.ToolFind},
+	{"web_fetch", event.ToolWebFetch},
+	{"task", event.ToolAgent},
 }
