@@ -165,6 +165,11 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 	spec := s.Provider.Spec(native)
 	require.NotNil(t, spec, "%s has no event %q", s.Provider.ID, native)
 	ev := normalize.Event(s.Provider, spec, p)
+	if ev.Calls != nil {
+		// Several tool calls in one payload get one answer, which can
+		// say less than an answer about one call.
+		spec = s.Provider.CallsSpec(spec)
+	}
 
 	ar := &txtar.Archive{}
 	add := func(name string, body []byte) {
@@ -172,6 +177,11 @@ func goldenFor(t *testing.T, s hookshim.Sample) []byte {
 	}
 	ar.Comment = []byte(fmt.Sprintf("%s %s -> %s (can: %s)\n", s.Provider.ID, native, orDash(string(spec.Canonical)), spec.Can.String()))
 	add("canonical", pretty(normalize.Data(ev)))
+	for i, call := range ev.Calls {
+		if i > 0 {
+			add(fmt.Sprintf("canonical call %d", i+1), pretty(normalize.Data(call)))
+		}
+	}
 	var input []byte
 	if ev.Tool != nil {
 		input = ev.Tool.Input

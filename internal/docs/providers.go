@@ -35,13 +35,23 @@ func ProvidersMarkdown() string {
 		}
 		b.WriteString("| native event | canonical event | deny | ask | context | rewrite | continue: false |\n")
 		b.WriteString("|---|---|---|---|---|---|---|\n")
+		rows := make([]*provider.Spec, 0, len(p.Events))
+		names := make([]string, 0, len(p.Events))
 		for i := range p.Events {
 			s := &p.Events[i]
+			rows, names = append(rows, s), append(names, "`"+s.Native+"`")
+			if p.Calls.List != "" && s.Canonical == event.BeforeToolExecute {
+				// A payload of several calls gets one answer for all
+				// (known before tool calls only).
+				rows, names = append(rows, p.CallsSpec(s)), append(names, fmt.Sprintf("`%s`, several calls (`%s`)", s.Native, p.Calls.List))
+			}
+		}
+		for i, s := range rows {
 			canonical := "—"
 			if s.Canonical != "" {
 				canonical = "`" + string(s.Canonical) + "`"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s |", s.Native, canonical)
+			fmt.Fprintf(&b, "| %s | %s |", names[i], canonical)
 			for _, a := range answers {
 				if s.Canonical == "" {
 					b.WriteString(" — |")

@@ -164,9 +164,14 @@ type Tool struct {
 	CallID   string
 	Input    []byte // JSON object as the provider sent it (a JSON string is decoded)
 	Command  string // shell tools: the command line
+	Shell    string // the shell that runs Command: "" (POSIX sh/bash) or "powershell"
 	FilePath string // file tools: the path, whatever the native key
 	Output   []byte // JSON value: the tool's result (after_tool_execute)
 	Error    []byte // JSON value: the failure (tool_use_failure)
+	// Unread says why the call's name or input could not be read from a
+	// payload that carries several calls ("" when they could): such a
+	// call is judged unsure, never passed over.
+	Unread string
 }
 
 // Field is one extra canonical data field, kept as raw JSON.
@@ -189,6 +194,13 @@ type Event struct {
 	Prompt         *string // before_prompt: the prompt text, even when sent as content parts
 	Fields         []Field // other per-event fields, in a stable order
 	Raw            []byte  // the native payload, untouched
+
+	// Calls are the events of a payload that carries several tool calls
+	// at once (VS Code's Agent Host sends toolCalls[]), one per call and
+	// in order, each with its own Tool and the payload's other fields;
+	// the event itself is then the first of them. nil for a payload of
+	// one call; empty when the payload's list holds none.
+	Calls []*Event
 
 	// Shell reads Tool.Command for the built-in policies and rules of
 	// this call, once for all of them; nil reads it afresh each time.

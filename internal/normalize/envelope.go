@@ -72,6 +72,9 @@ func writeData(o *wire.Object, ev *event.Event) {
 		if t.Command != "" {
 			o.Str("command", t.Command)
 		}
+		if t.Shell != "" {
+			o.Str("shell", t.Shell)
+		}
 		if t.FilePath != "" {
 			o.Str("file_path", t.FilePath)
 		}

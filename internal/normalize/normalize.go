@@ -51,6 +51,11 @@ func Event(pr *provider.Provider, spec *provider.Spec, p provider.Payload) *even
 	}
 	slices.SortFunc(ev.Fields, func(a, b event.Field) int { return strings.Compare(a.Key, b.Key) })
 	ev.ProjectDir = projectDir(pr, p, ev)
+	if pr.Calls.List != "" && spec.Canonical.IsTool() {
+		if list := p.Get(pr.Calls.List); list.Exists() {
+			return withCalls(pr, p, ev, list)
+		}
+	}
 	return ev
 }
 

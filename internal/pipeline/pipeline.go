@@ -154,6 +154,7 @@ type call struct {
 	pr   *provider.Provider
 	spec *provider.Spec
 	ev   *event.Event
+	part int // which of the payload's tool calls ev is, from 1; 0: the payload's only one
 
 	onError   string   // "deny" when a config in force fails closed
 	untrusted []string // configs found but not allowed, with the fix
@@ -252,6 +253,15 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 
 	c.ev = normalize.Event(c.pr, c.spec, p)
 	c.rec.Event = c.ev
+	if c.ev.Calls != nil {
+		return c.answerCalls(raw) // several tool calls in one (calls.go)
+	}
+	return c.judge(raw)
+}
+
+// judge answers the call's event: the configs in force, their handlers
+// that match it, and their merged answer.
+func (c *call) judge(raw []byte) respond.Answer {
 	configs := c.opts.Configs
 	if configs == nil {
 		var err error
@@ -313,7 +323,7 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 		// Handlers get well-formed JSON: invalid bytes become U+FFFD.
 		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 		c.note("payload had invalid UTF-8; replaced with U+FFFD")
-		c.ev = normalize.Event(c.pr, c.spec, provider.NewPayload(raw, c.getenv))
+		c.ev = c.normalize(provider.NewPayload(raw, c.getenv))
 		c.rec.Event = c.ev
 	}
 

@@ -56,6 +56,10 @@ type Provider struct {
 	// Tools maps native tool names to canonical ones.
 	Tools Renames
 
+	// Calls is where a payload of several tool calls keeps them (calls.go);
+	// zero for a tool that sends one per hook call.
+	Calls Calls
+
 	// SplitMCP splits a native MCP tool name into server and tool; nil
 	// when the name is not an MCP tool.
 	SplitMCP func(native string, p Payload) *event.MCP

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -50,11 +51,46 @@ import (
 //   - PreCompact runs but its answer is not read;
 //   - exit 2 blocks with stderr to the model and other non-zero exits warn:
 //     hookshim answers exit 0 with JSON.
+//
+// The Agent Host (the Copilot runtime harness of newer VS Code and of the
+// Agents window) and its toolCalls envelope. Not verified from primary
+// source: what of microsoft/vscode could be read here
+// (src/vs/platform/agentHost/node/copilot/copilotPluginConverters.ts, stored
+// versions of 2026) runs a hook command once per tool call with the Copilot
+// SDK's PreToolUseHookInput as JSON (timestamp, cwd, toolName, toolArgs: the
+// Copilot CLI shape, see copilot.go), takes the first JSON object on stdout
+// as the answer and swallows failures (a crash fails open); it holds no
+// "toolCalls". The envelope is known from a third party only:
+// Dicklesworthstone/destructive_command_guard (dcg) issues #252 and #322 and
+// its src/hook.rs, from a user's captures of VS Code 2026-07/08:
+//   - {sessionId, cwd, toolCalls: [{name, args}], ...} on a PreToolUse
+//     registration: several tool calls in one hook call, args an object
+//     encoded as a JSON string, names such as "powershell" and "bash";
+//   - dcg answers it with Claude's hookSpecificOutput.permissionDecision,
+//     one decision for the whole envelope (the first call it would block
+//     speaks for all), and the user reported that this blocks;
+//   - in #322 a PowerShell call reached the hook as tool_name "Bash" with
+//     hook_event_name and tool_input.command and nothing else: too little
+//     to tell the tool without the --provider install writes; with it,
+//     "Bash" is read as the shell (Adjust). That the command is
+//     PowerShell's is not said there: telling it from the text is the
+//     command reader's job.
+//
+// hookshim reads the envelope as PreToolUse (when it names no event): each
+// call is judged on its own (Calls), the most restrictive decision answers
+// for all, in the Claude-style answer above; a rewrite of one call cannot
+// be said (the answer names no call) and degrades, and continue:false,
+// which nothing known says the envelope's reader honours, denies instead.
+// The runtime's own tool names (Copilot CLI's: view, create, edit, ...)
+// are mapped too, since the Agent Host runs that runtime.
 var VSCode = &Provider{
-	ID:      "vscode-copilot",
-	Name:    "VS Code (Copilot Chat agent hooks)",
-	Install: vscodeInstall,
+	ID:       "vscode-copilot",
+	Name:     "VS Code (Copilot Chat agent hooks)",
+	Verified: "from source: microsoft/vscode-copilot-chat 0.42.0 and the VS Code docs (Local harness); the Agent Host's toolCalls envelope only from a third party (dcg, issues #252 and #322): each call judged, one answer for all (deny, ask, allow, context, message; no rewrite, no stop)",
+	Install:  vscodeInstall,
 	Signals: []Signal{
+		// Only the Agent Host sends several calls at once (dcg #252).
+		Array("toolCalls", 20),
 		Has("hookEventName", 8),
 		{Weight: 12, desc: `transcript_path is under "/GitHub.copilot-chat/transcripts/"`, test: func(p Payload) bool {
 			return containsPath(p.Get("transcript_path").Str, "/GitHub.copilot-chat/transcripts/")
@@ -88,7 +124,14 @@ var VSCode = &Provider{
 		if n := hookEventName(p); n != "" {
 			return n
 		}
-		return p.Get("hookEventName").Str
+		if n := p.Get("hookEventName").Str; n != "" {
+			return n
+		}
+		if p.Get("toolCalls").Exists() {
+			// The Agent Host's envelope, sent before the calls run.
+			return "PreToolUse"
+		}
+		return ""
 	},
 	Fields: Fields{
 		SessionID:  "session_id",
@@ -118,6 +161,12 @@ var VSCode = &Provider{
 		{"search_subagent", event.ToolAgent},
 		{"execution_subagent", event.ToolAgent},
 	},
+	Calls: Calls{
+		List: "toolCalls", Name: "name", Input: "args",
+		Tools:      vscodeAgentHostTools,
+		PowerShell: []string{"powershell", "pwsh"},
+		Can:        CanDeny | CanAsk | CanAllow | CanContext | CanMessage,
+	},
 	// VS Code lowercases the server label and turns other characters into
 	// "_" (McpPrefixGenerator), so a server whose label has an underscore is
 	// split too early; the native name is kept either way.
@@ -132,6 +181,13 @@ var VSCode = &Provider{
 	Adjust: func(p Payload, spec *Spec, ev *event.Event) {
 		if ev.SessionID == "" {
 			ev.SessionID = p.Get("sessionId").Str
+		}
+		if t := ev.Tool; t != nil && t.Name == "" {
+			// The Agent Host's one-call shape labels a shell call "Bash"
+			// (dcg #322): a name of its list, capitalised.
+			if canonical, ok := vscodeAgentHostTools.Get(strings.ToLower(t.Native)); ok {
+				t.Name = canonical
+			}
 		}
 	},
 	Encode:  encodeVSCode,
@@ -174,4 +230,22 @@ var vscodeDialect = &Dialect{
 	},
 	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
 	Read:    claudeReader{tool: "VS Code"}.read,
+}
+
+// vscodeAgentHostTools are the tool names of the Agent Host's calls: those
+// dcg reads (#252, #322) and the Copilot runtime's, which the Agent Host
+// runs. They are kept apart from Tools, so that a hook written for VS Code
+// still sees the Local harness's names.
+var vscodeAgentHostTools = Renames{
+	{"bash", event.ToolShell},
+	{"powershell", event.ToolShell},
+	{"pwsh", event.ToolShell},
+	{"view", event.ToolFileRead},
+	{"create", event.ToolFileWrite},
+	{"edit", event.ToolFileEdit},
+	{"str_replace_editor", event.ToolFileEdit},
+	{"grep", event.ToolSearch},
+	{"glob", event.ToolFind},
+	{"web_fetch", event.ToolWebFetch},
+	{"task", event.ToolAgent},
 }
