@@ -240,7 +240,7 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 		w.from(a.To, a.From) // {key, source}
 	}
 	if k := d.Dialect.EventKey; k != "" {
-		w.raw(k, wire.Quote(spec.Native))
+		w.raw(k, wire.Quote(d.Dialect.EventSpelling(spec.Native)))
 	}
 	if ev.Model != "" {
 		w.str(f.Model, ev.Model, "")

@@ -338,6 +338,14 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	require.Equal(t, []string{"CURSOR_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p"}, env)
 	_, env = payload(provider.Gemini, submit)
 	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
+
+	// Grok Build keys its events in PascalCase and sends them in
+	// snake_case; a hook written for it reads what it sends.
+	doc, _ = payload(provider.Grok, read)
+	require.Equal(t, "pre_tool_use", doc.Get("hookEventName").Str)
+	require.Equal(t, "/p", doc.Get("workspaceRoot").Str)
+	doc, _ = payload(provider.Grok, submit)
+	require.Equal(t, "user_prompt_submit", doc.Get("hookEventName").Str)
 }
 
 // A tool's output reaches a handler of another tool in the dialect's

@@ -19,6 +19,9 @@ type Dialect struct {
 	// EventKey is the payload key that names the event; "" when the
 	// payload carries no name (the hook was registered for one event).
 	EventKey string
+	// EventValue spells a native event (as Events names it) the way the
+	// tool writes it under EventKey; nil: as Events names it.
+	EventValue func(native string) string
 
 	// Pick chooses the native event for canonical event name where the
 	// tool has several (Windsurf and Cursor split tool events by kind):
@@ -105,6 +108,14 @@ type Dialect struct {
 	// stdout and stderr) into the canonical output, by the tool's
 	// contract: the inverse of Encode.
 	Read func(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error)
+}
+
+// EventSpelling is native as the tool writes it under EventKey.
+func (d *Dialect) EventSpelling(native string) string {
+	if d.EventValue == nil {
+		return native
+	}
+	return d.EventValue(native)
 }
 
 // TranscriptClaude is Claude Code's transcript: JSON lines of type user

@@ -17,8 +17,11 @@ import (
 //
 // Not run here: the CLI ships as a native binary outside the registries
 // this project reaches, and needs an xAI login. From docs.x.ai
-// build/features/hooks and a third-party probe of Grok Build 1.0.0
-// (taniwhaai/arai docs/upstream/grok-hooks-reverification-1.0.0.md):
+// build/features/hooks, Grok Build's own source and user guide
+// (github.com/xai-org/grok-build: crates/codegen/xai-grok-hooks,
+// xai-grok-pager/docs/user-guide/10-hooks.md) and a third-party probe of
+// Grok Build 1.0.0 (taniwhaai/arai
+// docs/upstream/grok-hooks-reverification-1.0.0.md):
 //   - hook files are ~/.grok/hooks/*.json and <project>/.grok/hooks/*.json
 //     (every *.json of the folder is merged); Grok also runs the hooks of
 //     .claude/settings.json and .cursor/hooks.json, so a hook registered
@@ -28,9 +31,14 @@ import (
 //     Notification, SubagentStart, SubagentStop, PreCompact, PostCompact.
 //     PreToolUse is "the only blocking event";
 //   - stdin is camelCase: hookEventName, sessionId, cwd, workspaceRoot and,
-//     on tool events, toolName and toolInput. The docs name the events in
-//     PascalCase; 1.0.0 sent the value in snake_case (pre_tool_use, with
-//     GROK_HOOK_EVENT=pre_tool_use), so both spellings are read. The shell
+//     on tool events, toolName and toolInput. The event's name is spelt
+//     two ways. Documented: docs.x.ai names the events in PascalCase, as
+//     hook files key them (Grok also accepts snake_case and Cursor's
+//     camelCase keys there). Measured: 1.0.0 sent the value in snake_case
+//     (pre_tool_use, with GROK_HOOK_EVENT=pre_tool_use, logged by the
+//     probe), and Grok's user guide shows the same on stdin, its source
+//     serialising the event in snake_case. Both spellings are read; a
+//     dialect payload is written in snake_case, as Grok sends it. The shell
 //     tool is run_terminal_command {command}; the matcher maps Claude's
 //     tool names to Grok's;
 //   - every hook process gets GROK_HOOK_EVENT;
@@ -150,15 +158,32 @@ func encodeGrok(spec *Spec, v *decision.Verdict) Answer {
 }
 
 // grokDialect is what a hook written for Grok Build reads: the camelCase
-// payload with the event under hookEventName (spelt as the docs and
-// Events spell it: 1.0.0 sent snake_case, which a hook matching the docs'
-// names does not see) and workspaceRoot, the project folder. Grok also
-// sets GROK_HOOK_EVENT for its hooks; no source of Env gives the native
-// event name, so a handler does not get it.
+// payload with the event under hookEventName in snake_case, as Grok sends
+// it (a hook that follows Grok's user guide compares it with
+// "pre_tool_use"), and workspaceRoot, the project folder. Grok also sets
+// GROK_HOOK_EVENT for its hooks; no source of Env gives the native event
+// name, so a handler does not get it.
 var grokDialect = &Dialect{
-	EventKey: "hookEventName",
-	Always:   Renames{{"workspaceRoot", FromProjectDir}},
-	Read:     readGrok,
+	EventKey:   "hookEventName",
+	EventValue: grokSnake,
+	Always:     Renames{{"workspaceRoot", FromProjectDir}},
+	Read:       readGrok,
+}
+
+// grokSnake spells one of Grok's events as Grok sends it: PreToolUse →
+// pre_tool_use.
+func grokSnake(native string) string {
+	var b strings.Builder
+	for i, c := range native {
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // readGrok reads the one answer Grok is known to read: {"decision":
