@@ -341,11 +341,16 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 
 	// Grok Build keys its events in PascalCase and sends them in
 	// snake_case; a hook written for it reads what it sends.
-	doc, _ = payload(provider.Grok, read)
+	doc, env = payload(provider.Grok, read)
 	require.Equal(t, "pre_tool_use", doc.Get("hookEventName").Str)
 	require.Equal(t, "/p", doc.Get("workspaceRoot").Str)
-	doc, _ = payload(provider.Grok, submit)
+	// Its variables as its hook runner sets them, the event spelt as sent.
+	require.Equal(t, []string{"GROK_WORKSPACE_ROOT=/p", "CLAUDE_PROJECT_DIR=/p", "GROK_HOOK_EVENT=pre_tool_use", "GROK_SESSION_ID=s"}, env)
+	doc, env = payload(provider.Grok, submit)
 	require.Equal(t, "user_prompt_submit", doc.Get("hookEventName").Str)
+	require.Contains(t, env, "GROK_HOOK_EVENT=user_prompt_submit")
+	_, env = payload(provider.Tabnine, submit)
+	require.Equal(t, []string{"TABNINE_PROJECT_DIR=/p", "TABNINE_CLI=1"}, env)
 }
 
 // A tool's output reaches a handler of another tool in the dialect's

@@ -150,7 +150,13 @@ const (
 	FromNow          = "@now"           // the time of the call, ISO 8601
 	FromNowMillis    = "@now_ms"        // the time of the call, epoch milliseconds (a number)
 	FromNowMillisStr = "@now_ms_string" // the same as a string (Cline)
+	FromEvent        = "@event"         // the event, spelt as under EventKey (Grok's GROK_HOOK_EVENT)
 )
+
+// Literal is a source of Dialect.Always or Dialect.Env that is v itself:
+// a variable the tool sets to the same value for every hook (Tabnine
+// CLI's TABNINE_CLI=1). (No canonical data field starts with "=".)
+func Literal(v string) string { return "=" + v }
 
 // FileInputAliases are the keys other tools' file tools use for what the
 // canonical keys (Claude Code's) name, native to canonical. They are read

@@ -41,7 +41,11 @@ import (
 //     dialect payload is written in snake_case, as Grok sends it. The shell
 //     tool is run_terminal_command {command}; the matcher maps Claude's
 //     tool names to Grok's;
-//   - every hook process gets GROK_HOOK_EVENT;
+//   - every hook process gets GROK_HOOK_EVENT (the event in snake_case),
+//     GROK_HOOK_NAME (the hook's configured name), GROK_SESSION_ID,
+//     GROK_WORKSPACE_ROOT and, for hooks written for Claude Code,
+//     CLAUDE_PROJECT_DIR, the workspace root again (its user guide's
+//     "Runner-injected variables" and runner/command.rs);
 //   - a PreToolUse answer {"decision": "deny", "reason": …} on stdout kept
 //     the command from running and the reason reached the model ("Hook
 //     denied: …", measured on 1.0.0 by the probe). Nothing else an answer
@@ -112,7 +116,9 @@ var Grok = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Encode:   encodeGrok,
 	Dialect:  grokDialect,
-	Timeout:  30 * time.Second, // what grok_install.go writes (Grok's default is 5 s)
+	// Grok's name and Claude Code's, which Grok sets for every hook.
+	ProjectDirEnv: []string{"GROK_WORKSPACE_ROOT", "CLAUDE_PROJECT_DIR"},
+	Timeout:       30 * time.Second, // what grok_install.go writes (Grok's default is 5 s)
 }
 
 // grokEventName reads hookEventName, in the docs' PascalCase, in the
@@ -160,14 +166,19 @@ func encodeGrok(spec *Spec, v *decision.Verdict) Answer {
 // grokDialect is what a hook written for Grok Build reads: the camelCase
 // payload with the event under hookEventName in snake_case, as Grok sends
 // it (a hook that follows Grok's user guide compares it with
-// "pre_tool_use"), and workspaceRoot, the project folder. Grok also sets
-// GROK_HOOK_EVENT for its hooks; no source of Env gives the native event
-// name, so a handler does not get it.
+// "pre_tool_use"), and workspaceRoot, the project folder; the variables
+// Grok sets, the workspace root under ProjectDirEnv. GROK_HOOK_NAME is
+// not set: the name is the one Grok's config gave the hook, which a hook
+// of hookshim's config does not have.
 var grokDialect = &Dialect{
 	EventKey:   "hookEventName",
 	EventValue: grokSnake,
 	Always:     Renames{{"workspaceRoot", FromProjectDir}},
-	Read:       readGrok,
+	Env: Renames{
+		{"GROK_HOOK_EVENT", FromEvent},
+		{"GROK_SESSION_ID", FromSessionID},
+	},
+	Read: readGrok,
 }
 
 // grokSnake spells one of Grok's events as Grok sends it: PreToolUse →
