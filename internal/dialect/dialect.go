@@ -231,6 +231,9 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	w.str(f.SessionID, ev.SessionID, "session id")
 	w.str(f.Transcript, ev.TranscriptPath, "transcript path")
 	cwd := ev.Cwd
+	if d.Dialect.CwdIsProject && ev.ProjectDir != "" {
+		cwd = ev.ProjectDir
+	}
 	if cwd == "" && f.Cwd != "" && ev.ProjectDir != "" {
 		cwd = ev.ProjectDir
 		w.gap(f.Cwd + " (the project folder given instead)")

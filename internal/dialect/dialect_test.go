@@ -351,6 +351,15 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	require.Contains(t, env, "GROK_HOOK_EVENT=user_prompt_submit")
 	_, env = payload(provider.Tabnine, submit)
 	require.Equal(t, []string{"TABNINE_PROJECT_DIR=/p", "TABNINE_CLI=1"}, env)
+
+	// Jan's project_root is its project folder, where it runs its tools
+	// and hooks, not the folder the caller's command ran in.
+	sub := *submit
+	sub.Cwd = "/p/web"
+	doc, _ = payload(provider.Jan, &sub)
+	require.Equal(t, "/p", doc.Get("project_root").Str)
+	doc, _ = payload(provider.Gemini, &sub)
+	require.Equal(t, "/p/web", doc.Get("cwd").Str)
 }
 
 // A tool's output reaches a handler of another tool in the dialect's

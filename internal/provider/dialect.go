@@ -89,6 +89,12 @@ type Dialect struct {
 	// it. "" when hookshim writes none: the caller's is given as it is.
 	Response string
 
+	// CwdIsProject: the key of Fields.Cwd holds the tool's project folder,
+	// where it runs its tools and hooks (Jan's project_root), so the
+	// payload gets the project folder there, not the folder the caller's
+	// command ran in.
+	CwdIsProject bool
+
 	// ProjectMarkers are what marks the project folder the tool gives its
 	// hooks, beside .git and the project's .openhook.json: its own config
 	// folder (.claude). The project folder is the nearest folder above the
