@@ -171,7 +171,7 @@ func SpeakWith(d, caller *provider.Provider, ev *event.Event, o Options) (*Call,
 			c.More = append(c.More, [][]byte{wi.doc})
 		}
 	}
-	c.Env = environ(d, ev, o.Now)
+	c.Env = environ(d, ev, d.Dialect.EventSpelling(native), o.Now)
 	c.Shell = shellOn(runtime.GOOS, d.Dialect.Shell)
 	if d.Dialect.EnvFile != "" && slices.Contains(d.Dialect.EnvFileEvents, native) {
 		c.EnvFile = d.Dialect.EnvFile
@@ -221,7 +221,7 @@ func repicked(d *provider.Provider, ev *event.Event) bool {
 // payload writes the dialect's payload for ev in one pass: flat keys into
 // one object, then the few nested ones.
 func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event, o Options) (*writer, error) {
-	w := &writer{ev: ev, now: o.Now}
+	w := &writer{ev: ev, now: o.Now, event: d.Dialect.EventSpelling(spec.Native)}
 	if d == caller {
 		// Its own call, given as another of its events: what it sends on
 		// every call is in the payload as it came.
@@ -231,6 +231,9 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 	w.str(f.SessionID, ev.SessionID, "session id")
 	w.str(f.Transcript, ev.TranscriptPath, "transcript path")
 	cwd := ev.Cwd
+	if d.Dialect.CwdIsProject && ev.ProjectDir != "" {
+		cwd = ev.ProjectDir
+	}
 	if cwd == "" && f.Cwd != "" && ev.ProjectDir != "" {
 		cwd = ev.ProjectDir
 		w.gap(f.Cwd + " (the project folder given instead)")
@@ -240,7 +243,7 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 		w.from(a.To, a.From) // {key, source}
 	}
 	if k := d.Dialect.EventKey; k != "" {
-		w.raw(k, wire.Quote(spec.Native))
+		w.raw(k, wire.Quote(w.event))
 	}
 	if ev.Model != "" {
 		w.str(f.Model, ev.Model, "")
@@ -325,6 +328,7 @@ func payload(d, caller *provider.Provider, spec *provider.Spec, ev *event.Event,
 type writer struct {
 	ev     *event.Event
 	now    time.Time
+	event  string // the native event, spelt as the dialect's tool writes it
 	own    []byte // the tool's own payload, when the dialect's tool called
 	o      wire.Object
 	keys   []string
@@ -373,7 +377,7 @@ func (w *writer) str(path, s, what string) {
 // from writes key from one of the provider.From sources or a canonical
 // data field.
 func (w *writer) from(from, key string) {
-	if v := value(w.ev, from, w.now); v != nil {
+	if v := value(w.ev, from, w.event, w.now); v != nil {
 		w.raw(key, v)
 		return
 	}
@@ -386,10 +390,16 @@ func (w *writer) from(from, key string) {
 	}
 }
 
-// value is what a provider.From source holds for ev, as JSON; nil when
+// value is what a provider.From source (or provider.Literal) holds for
+// ev, whose native event in the dialect is spelt native, as JSON; nil when
 // the caller did not send it.
-func value(ev *event.Event, from string, now time.Time) []byte {
+func value(ev *event.Event, from, native string, now time.Time) []byte {
+	if lit, ok := strings.CutPrefix(from, "="); ok {
+		return wire.Quote(lit)
+	}
 	switch from {
+	case provider.FromEvent:
+		return quoted(native)
 	case provider.FromProjectDir:
 		return quoted(ev.ProjectDir)
 	case provider.FromProjectRoots:
@@ -424,8 +434,9 @@ func quoted(s string) []byte {
 }
 
 // environ is the variables the dialect's hooks get: the project folder
-// under each of its names, then the others it sets.
-func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
+// under each of its names, then the others it sets; native is the event
+// as the dialect spells it.
+func environ(d *provider.Provider, ev *event.Event, native string, now time.Time) []string {
 	var env []string
 	if ev.ProjectDir != "" {
 		for _, name := range d.ProjectDirEnv {
@@ -437,7 +448,7 @@ func environ(d *provider.Provider, ev *event.Event, now time.Time) []string {
 		}
 	}
 	for _, e := range d.Dialect.Env {
-		v := value(ev, e.To, now)
+		v := value(ev, e.To, native, now)
 		if v == nil {
 			continue
 		}

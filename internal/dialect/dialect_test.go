@@ -338,6 +338,28 @@ func TestNamesDerivedAndVariables(t *testing.T) {
 	require.Equal(t, []string{"CURSOR_PROJECT_DIR=/p", "CLAUDE_PROJECT_DIR=/p"}, env)
 	_, env = payload(provider.Gemini, submit)
 	require.Equal(t, []string{"GEMINI_PROJECT_DIR=/p", "GEMINI_CWD=/p", "GEMINI_SESSION_ID=s", "CLAUDE_PROJECT_DIR=/p"}, env)
+
+	// Grok Build keys its events in PascalCase and sends them in
+	// snake_case; a hook written for it reads what it sends.
+	doc, env = payload(provider.Grok, read)
+	require.Equal(t, "pre_tool_use", doc.Get("hookEventName").Str)
+	require.Equal(t, "/p", doc.Get("workspaceRoot").Str)
+	// Its variables as its hook runner sets them, the event spelt as sent.
+	require.Equal(t, []string{"GROK_WORKSPACE_ROOT=/p", "CLAUDE_PROJECT_DIR=/p", "GROK_HOOK_EVENT=pre_tool_use", "GROK_SESSION_ID=s"}, env)
+	doc, env = payload(provider.Grok, submit)
+	require.Equal(t, "user_prompt_submit", doc.Get("hookEventName").Str)
+	require.Contains(t, env, "GROK_HOOK_EVENT=user_prompt_submit")
+	_, env = payload(provider.Tabnine, submit)
+	require.Equal(t, []string{"TABNINE_PROJECT_DIR=/p", "TABNINE_CLI=1"}, env)
+
+	// Jan's project_root is its project folder, where it runs its tools
+	// and hooks, not the folder the caller's command ran in.
+	sub := *submit
+	sub.Cwd = "/p/web"
+	doc, _ = payload(provider.Jan, &sub)
+	require.Equal(t, "/p", doc.Get("project_root").Str)
+	doc, _ = payload(provider.Gemini, &sub)
+	require.Equal(t, "/p/web", doc.Get("cwd").Str)
 }
 
 // A tool's output reaches a handler of another tool in the dialect's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +27,7 @@ import (
 // not be read without running it (a command substitution, a line that is
 // no assignment); err is for a file that is not shell at all.
 func EnvOfExports(b []byte, environ []string) (obj []byte, skipped []string, err error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(b), "")
+	f, err := parseEnvFile(b)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -34,20 +35,17 @@ func EnvOfExports(b []byte, environ []string) (obj []byte, skipped []string, err
 	vars := map[string]string{}
 	var order []string
 	cfg := &expand.Config{Env: funcEnv{env, vars}}
-	set := func(as *syntax.Assign) {
-		if as.Name == nil || as.Array != nil || as.Index != nil || as.Append {
-			skipped = append(skipped, "a line that sets no plain variable")
-			return
-		}
+	skip := func(what string) { skipped = append(skipped, what) }
+	assignments(f, func(as *syntax.Assign) {
 		v := ""
 		if as.Value != nil {
 			s, err := expand.Literal(cfg, unescaped(as.Value))
 			if err != nil {
 				var unexpected expand.UnexpectedCommandError
 				if errors.As(err, &unexpected) {
-					skipped = append(skipped, as.Name.Value+" (set by a command, not run)")
+					skip(as.Name.Value + " (set by a command, not run)")
 				} else {
-					skipped = append(skipped, fmt.Sprintf("%s (%v)", as.Name.Value, err))
+					skip(fmt.Sprintf("%s (%v)", as.Name.Value, err))
 				}
 				return
 			}
@@ -57,32 +55,7 @@ func EnvOfExports(b []byte, environ []string) (obj []byte, skipped []string, err
 			order = append(order, as.Name.Value)
 		}
 		vars[as.Name.Value] = v
-	}
-	for _, st := range f.Stmts {
-		switch c := st.Cmd.(type) {
-		case *syntax.DeclClause:
-			if c.Variant == nil || c.Variant.Value != "export" {
-				skipped = append(skipped, "a line that exports nothing")
-				continue
-			}
-			for _, as := range c.Args {
-				if as.Naked {
-					continue // export NAME: no value of its own
-				}
-				set(as)
-			}
-		case *syntax.CallExpr:
-			if len(c.Args) > 0 {
-				skipped = append(skipped, "a command line")
-				continue
-			}
-			for _, as := range c.Assigns {
-				set(as)
-			}
-		default:
-			skipped = append(skipped, "a line that is no assignment")
-		}
-	}
+	}, skip)
 	if len(order) == 0 {
 		return nil, skipped, nil
 	}
@@ -91,6 +64,66 @@ func EnvOfExports(b []byte, environ []string) (obj []byte, skipped []string, err
 		o.Str(k, vars[k])
 	}
 	return o.Bytes(), skipped, nil
+}
+
+// ExportNames names the variables an env file's lines set, as
+// EnvOfExports reads them, each once in the order first set, with those
+// whose value only running the file would give; nil for none, or for a
+// file that is not shell.
+func ExportNames(b []byte) []string {
+	f, err := parseEnvFile(b)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	assignments(f, func(as *syntax.Assign) {
+		if !slices.Contains(names, as.Name.Value) {
+			names = append(names, as.Name.Value)
+		}
+	}, func(string) {})
+	return names
+}
+
+func parseEnvFile(b []byte) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(b), "")
+}
+
+// assignments calls set for each plain variable f's lines set (`export
+// NAME=value`, `NAME=value`), in order, and skip for what else the file
+// holds.
+func assignments(f *syntax.File, set func(*syntax.Assign), skip func(what string)) {
+	each := func(as *syntax.Assign) {
+		if as.Name == nil || as.Array != nil || as.Index != nil || as.Append {
+			skip("a line that sets no plain variable")
+			return
+		}
+		set(as)
+	}
+	for _, st := range f.Stmts {
+		switch c := st.Cmd.(type) {
+		case *syntax.DeclClause:
+			if c.Variant == nil || c.Variant.Value != "export" {
+				skip("a line that exports nothing")
+				continue
+			}
+			for _, as := range c.Args {
+				if as.Naked {
+					continue // export NAME: no value of its own
+				}
+				each(as)
+			}
+		case *syntax.CallExpr:
+			if len(c.Args) > 0 {
+				skip("a command line")
+				continue
+			}
+			for _, as := range c.Assigns {
+				each(as)
+			}
+		default:
+			skip("a line that is no assignment")
+		}
+	}
 }
 
 // funcEnv is the process's variables with the file's own, set so far, on

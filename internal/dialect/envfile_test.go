@@ -36,6 +36,26 @@ func TestEnvOfExports(t *testing.T) {
 	require.Error(t, err)
 }
 
+// The names of an env file's variables, for notes, are those
+// EnvOfExports reads, including one set by a command; nothing of a file
+// that is not shell.
+func TestExportNames(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"export NODE_ENV=development\n", []string{"NODE_ENV"}},
+		{"export A='x y' B=1\nC=3\n", []string{"A", "B", "C"}},
+		{"export PATH=\"$PATH:/opt/bin\"\nexport PATH=\"/x:$PATH\"\n", []string{"PATH"}},
+		{"export V=$(git rev-parse HEAD)\nexport OK=1\n", []string{"V", "OK"}},
+		{"if true; then export IN=1; fi\necho hi\nexport ONLY\n", nil},
+		{"  export\tSPACED=1 # said\n", []string{"SPACED"}},
+		{"export A='unterminated\n", nil},
+	} {
+		require.Equal(t, tc.want, ExportNames([]byte(tc.file)), tc.file)
+	}
+}
+
 func TestExportsOfEnv(t *testing.T) {
 	lines := ExportsOfEnv([]byte(`{"B":"it's","A":"1","bad name":"x"}`))
 	require.Equal(t, "export A=1\nexport B='it'\\''s'\n", string(lines))

@@ -65,8 +65,7 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 		}
 		return &e
 	}
-	turns, format, err := readTranscript(e.TranscriptPath)
-	if err != nil {
+	unread := func(err error) *event.Event {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -79,6 +78,25 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 		}
 		return &e
 	}
+	w, ok := transcriptWriter(d.Dialect.Transcript)
+	if !wantLast {
+		if !ok {
+			return &e
+		}
+		// Only its format matters: one the dialect reads is given as it
+		// is, without reading a long session whole on every call.
+		format, err := sniffTranscript(e.TranscriptPath)
+		if err != nil {
+			return unread(err)
+		}
+		if format == w.format {
+			return &e
+		}
+	}
+	turns, format, err := readTranscript(e.TranscriptPath)
+	if err != nil {
+		return unread(err)
+	}
 	if wantLast {
 		if text, ok := lastAssistant(turns); ok {
 			e.Set("last_assistant_message", wire.Quote(text))
@@ -87,7 +105,6 @@ func filled(d, caller *provider.Provider, ev *event.Event, o Options, c *Call) *
 			c.Gaps = append(c.Gaps, "last_assistant_message (none in the transcript)")
 		}
 	}
-	w, ok := transcriptWriter(d.Dialect.Transcript)
 	if !wantTranscript || !ok || format == w.format {
 		return &e
 	}

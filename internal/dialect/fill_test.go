@@ -167,6 +167,66 @@ func TestTranscriptKeptOrSaid(t *testing.T) {
 	require.True(t, gapWith(c, "transcript could not be read: no such file or directory"), "%q", c.Gaps)
 }
 
+// The format of a transcript is named from its head, as from the whole,
+// or not at all where the head does not tell.
+func TestSniffTranscript(t *testing.T) {
+	pad := func(n int) string {
+		// A line of no message (Claude's summary lines): only filler.
+		return `{"type":"summary","summary":"` + strings.Repeat("x", n) + `"}` + "\n"
+	}
+	claude := `{"type":"user","message":{"role":"user","content":"hi"}}` + "\n"
+	codex := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}` + "\n"
+	msgs := `[{"type":"user","content":"hi"},{"type":"gemini","content":"` + strings.Repeat("y", headSize) + `"}]`
+	for _, tc := range []struct {
+		name, text, want string
+		whole            bool // readTranscript names the same format
+	}{
+		{"claude, short", claude, formatClaude, true},
+		{"claude, long", pad(100) + claude + pad(2*headSize), formatClaude, true},
+		{"codex, long", codex + pad(2*headSize), formatCodex, true},
+		{"gemini, short", `{"sessionId":"s","messages":[]}`, formatGemini, true},
+		{"gemini indented, long", "{\n  \"sessionId\": \"s\",\n  \"messages\": " + msgs + "\n}\n", formatGemini, true},
+		{"gemini on one line, long", `{"sessionId":"s","messages":` + msgs + "}\n", "", true},
+		{"gemini, messages after the head", "{\n  \"x\": \"" + strings.Repeat("z", 2*headSize) + "\",\n  \"messages\": []\n}\n", "", false},
+		{"first message after the head", pad(2*headSize) + claude, "", true},
+		{"first line longer than the head", `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("w", 2*headSize) + `"}}` + "\n", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t")
+			require.NoError(t, os.WriteFile(path, []byte(tc.text), 0o600))
+			got, err := sniffTranscript(path)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+			if tc.whole && got != "" {
+				_, format, err := readTranscript(path)
+				require.NoError(t, err)
+				require.Equal(t, got, format)
+			}
+		})
+	}
+	_, err := sniffTranscript(filepath.Join(t.TempDir(), "missing"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// A transcript already in the dialect's format is not read whole when
+// only its format matters: Gemini's indented session file, longer than
+// hookshim reads of a transcript, reaches a Gemini hook as it is and
+// without a note.
+func TestTranscriptInFormatNotRead(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "session.json")
+	long := strings.Repeat("y", maxTranscript)
+	text := "{\n  \"sessionId\": \"s\",\n  \"messages\": [\n    {\"type\": \"user\", \"content\": \"" + long + "\"}\n  ]\n}\n"
+	require.NoError(t, os.WriteFile(src, []byte(text), 0o600))
+	ev := &event.Event{Provider: "qwen-code", Native: "SessionStart", Name: event.SessionStart, SessionID: "s",
+		Cwd: "/w", ProjectDir: "/w", TranscriptPath: src, Raw: []byte(`{}`)}
+	c, err := SpeakWith(provider.Gemini, provider.Qwen, ev, Options{Now: now, TempDir: filepath.Join(dir, "tmp")})
+	require.NoError(t, err)
+	defer c.Cleanup()
+	require.Equal(t, src, gjson.GetBytes(c.Input[0], "transcript_path").Str)
+	require.False(t, gapWith(c, "transcript"), "%q", c.Gaps)
+}
+
 // Cursor's stop says how many Stops the hook's blocks started; a Claude
 // hook's loop guard reads stop_hook_active.
 func TestLoopGuard(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,24 +59,41 @@ const (
 	formatCursor  = "Cursor"
 )
 
+// headSize bounds the read that names a transcript's format when nothing
+// but its format is needed (a hook of the tool whose format it is reads
+// it as it is): the first lines of a JSONL transcript, or the keys of a
+// session document before its messages.
+const headSize = 64 << 10
+
+// openTranscript opens a transcript for reading and says its size.
+func openTranscript(path string) (*os.File, int64, error) {
+	f, err := private.Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, st.Size(), nil
+}
+
 // readTranscript reads a transcript of any of the known formats into
 // turns, and names its format.
 func readTranscript(path string) ([]turn, string, error) {
-	f, err := private.Open(path, os.O_RDONLY, 0)
+	f, size, err := openTranscript(path)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, "", fmt.Errorf("%s is not a regular file", path)
-	}
-	tail := st.Size() > maxTranscript
+	tail := size > maxTranscript
 	if tail {
-		if _, err := f.Seek(st.Size()-maxTranscript, io.SeekStart); err != nil {
+		if _, err := f.Seek(size-maxTranscript, io.SeekStart); err != nil {
 			return nil, "", err
 		}
 	}
@@ -89,8 +107,14 @@ func readTranscript(path string) ([]turn, string, error) {
 			data = data[i+1:]
 		}
 	}
+	return parseTranscript(data, !tail)
+}
+
+// parseTranscript reads data, a transcript or (whole is false) the whole
+// lines of its end, into turns and names its format.
+func parseTranscript(data []byte, whole bool) ([]turn, string, error) {
 	trim := bytes.TrimSpace(data)
-	if len(trim) > 0 && trim[0] == '{' && !tail && gjson.ValidBytes(trim) {
+	if len(trim) > 0 && trim[0] == '{' && whole && gjson.ValidBytes(trim) {
 		if doc := gjson.ParseBytes(trim); doc.Get("messages").IsArray() {
 			return geminiTurns(doc), formatGemini, nil
 		}
@@ -121,6 +145,78 @@ func readTranscript(path string) ([]turn, string, error) {
 		return nil, "", errors.New("no message in a format hookshim reads")
 	}
 	return turns, format, nil
+}
+
+// sniffTranscript names a transcript's format from its head alone, as
+// readTranscript would from the whole: "" when the head does not tell
+// (its first message lies beyond it), and the whole must be read.
+func sniffTranscript(path string) (string, error) {
+	f, size, err := openTranscript(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head, err := io.ReadAll(io.LimitReader(f, headSize))
+	if err != nil {
+		return "", err
+	}
+	if size <= int64(len(head)) {
+		// All of it: read as a whole.
+		_, format, err := parseTranscript(head, true)
+		return format, err
+	}
+	first, _, complete := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	if !complete {
+		// One line longer than the head: a JSONL message or a session
+		// document on one line; only the whole says which.
+		return "", nil
+	}
+	if first = bytes.TrimSpace(first); len(first) > 0 && first[0] == '{' && !gjson.ValidBytes(first) {
+		// A document over several lines (Gemini CLI writes its session
+		// file indented): a session file when its messages come before
+		// the head ends.
+		if sessionDocument(head) {
+			return formatGemini, nil
+		}
+		return "", nil
+	}
+	// JSON lines: the format of the first message, the head's last line
+	// left out unless it is whole.
+	lines := head[:bytes.LastIndexByte(head, '\n')+1]
+	for line := range bytes.Lines(lines) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || !gjson.ValidBytes(line) {
+			continue
+		}
+		if _, fm, ok := lineTurn(gjson.ParseBytes(line)); ok {
+			return fm, nil
+		}
+	}
+	return "", nil
+}
+
+// sessionDocument reports whether head begins a JSON object whose key
+// messages, met before head ends, holds an array.
+func sessionDocument(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if key == "messages" {
+			tok, err := dec.Token()
+			return err == nil && tok == json.Delim('[')
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // lineTurn reads one line of a JSONL transcript, whichever tool wrote it.

@@ -3,30 +3,12 @@ package pipeline
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hookshim/hookshim/internal/dialect"
 	"github.com/hookshim/hookshim/internal/run"
 )
-
-// exported finds the names of an env file's `export NAME=…` lines, for
-// notes: the file itself is handed on as written. Compiled on first use
-// (a sync.Once: sync.OnceValue's closure would be allocated at every
-// start), since most calls write no env file.
-var (
-	exportedOnce sync.Once
-	exportedRe   *regexp.Regexp
-)
-
-func exported() *regexp.Regexp {
-	exportedOnce.Do(func() {
-		exportedRe = regexp.MustCompile(`(?m)^[ \t]*export[ \t]+([A-Za-z_][A-Za-z0-9_]*)=`)
-	})
-	return exportedRe
-}
 
 // applyExports hands on the session variables dialect handlers set, where
 // the calling tool takes them: the lines they wrote into their env files
@@ -56,12 +38,9 @@ func (c *call) applyExports(results []run.Result) {
 		if exports == nil {
 			continue
 		}
-		var names []string
-		for _, m := range exported().FindAllSubmatch(exports, -1) {
-			names = append(names, string(m[1]))
-		}
+		// For notes: the file itself is handed on as written.
 		what := "its exports"
-		if len(names) > 0 {
+		if names := dialect.ExportNames(exports); len(names) > 0 {
 			what = "the exports of " + strings.Join(names, ", ")
 		}
 		switch {

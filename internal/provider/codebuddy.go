@@ -142,9 +142,9 @@ var codeBuddyKeep = Renames{
 }
 
 // codebuddyDialect is what a CodeBuddy Code hook reads: Claude's
-// payload and answers.
+// payload and answers, the Claude look-alike's dialect (dialect_claude.go).
 var codebuddyDialect = &Dialect{
 	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader{tool: "CodeBuddy Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	Always:   lookalikeAlways,
+	Read:     claudeReader{tool: "CodeBuddy Code", plain: lookalikePlain}.read,
 }

@@ -79,11 +79,18 @@ var CortexCode = &Provider{
 }
 
 // cortexDialect is what a Cortex Code hook reads: Claude Code's payload
-// and answers, as the docs say. What Claude Code added late (JSON read on
-// any exit code) is not assumed: a non-zero exit other than 2 is a failed
-// hook, and plain stdout is context only where Claude's is.
+// and answers, as the docs say, the Claude look-alike's dialect
+// (dialect_claude.go) that CodeBuddy Code and Qoder CLI share. What Claude
+// Code added late (JSON read on any exit code) is not assumed: a non-zero
+// exit other than 2 is a failed hook, and plain stdout is context only
+// where Claude's is. Its events and tools are its own: the docs list
+// eleven events with what each can do, where CodeBuddy's (measured) and
+// Qoder's (read from its code) are Claude's 27 with capabilities of their
+// own, and its tools are Claude's core names, with Task for a subagent,
+// where CodeBuddy's and Qoder's add NotebookEdit and Agent (CodeBuddy's
+// MultiEdit too, and Qoder names Agent first).
 var cortexDialect = &Dialect{
 	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader{tool: "Cortex Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	Always:   lookalikeAlways,
+	Read:     claudeReader{tool: "Cortex Code", plain: lookalikePlain}.read,
 }

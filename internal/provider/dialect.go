@@ -19,6 +19,9 @@ type Dialect struct {
 	// EventKey is the payload key that names the event; "" when the
 	// payload carries no name (the hook was registered for one event).
 	EventKey string
+	// EventValue spells a native event (as Events names it) the way the
+	// tool writes it under EventKey; nil: as Events names it.
+	EventValue func(native string) string
 
 	// Pick chooses the native event for canonical event name where the
 	// tool has several (Windsurf and Cursor split tool events by kind):
@@ -86,6 +89,12 @@ type Dialect struct {
 	// it. "" when hookshim writes none: the caller's is given as it is.
 	Response string
 
+	// CwdIsProject: the key of Fields.Cwd holds the tool's project folder,
+	// where it runs its tools and hooks (Jan's project_root), so the
+	// payload gets the project folder there, not the folder the caller's
+	// command ran in.
+	CwdIsProject bool
+
 	// ProjectMarkers are what marks the project folder the tool gives its
 	// hooks, beside .git and the project's .openhook.json: its own config
 	// folder (.claude). The project folder is the nearest folder above the
@@ -105,6 +114,14 @@ type Dialect struct {
 	// stdout and stderr) into the canonical output, by the tool's
 	// contract: the inverse of Encode.
 	Read func(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error)
+}
+
+// EventSpelling is native as the tool writes it under EventKey.
+func (d *Dialect) EventSpelling(native string) string {
+	if d.EventValue == nil {
+		return native
+	}
+	return d.EventValue(native)
 }
 
 // TranscriptClaude is Claude Code's transcript: JSON lines of type user
@@ -139,7 +156,13 @@ const (
 	FromNow          = "@now"           // the time of the call, ISO 8601
 	FromNowMillis    = "@now_ms"        // the time of the call, epoch milliseconds (a number)
 	FromNowMillisStr = "@now_ms_string" // the same as a string (Cline)
+	FromEvent        = "@event"         // the event, spelt as under EventKey (Grok's GROK_HOOK_EVENT)
 )
+
+// Literal is a source of Dialect.Always or Dialect.Env that is v itself:
+// a variable the tool sets to the same value for every hook (Tabnine
+// CLI's TABNINE_CLI=1). (No canonical data field starts with "=".)
+func Literal(v string) string { return "=" + v }
 
 // FileInputAliases are the keys other tools' file tools use for what the
 // canonical keys (Claude Code's) name, native to canonical. They are read

@@ -293,6 +293,23 @@ var claudeDialect = &Dialect{
 		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
 }
 
+// The dialect of a tool whose hooks read Claude Code's payload keys,
+// permission_mode on every call, and answer by Claude's contract as it
+// stood before Claude Code read JSON on any exit code (plain stdout is
+// context on SessionStart and UserPromptSubmit only), with nothing of the
+// tool's own beside its name in the errors of the answers read: CodeBuddy
+// Code, Qoder CLI and Snowflake Cortex Code write
+//
+//	&Dialect{EventKey: "hook_event_name", Always: lookalikeAlways,
+//		Read: claudeReader{tool: name, plain: lookalikePlain}.read}
+//
+// (a literal each, not a function that builds them: that would be built
+// at every start of hookshim, TestInitCost).
+var (
+	lookalikeAlways = Renames{{"permission_mode", "permission_mode"}}
+	lookalikePlain  = []string{"SessionStart", "UserPromptSubmit"}
+)
+
 // claudeReader reads an answer in the Claude dialect (hooks reference,
 // "Hook output"): exit 2 blocks with stderr as the reason; another
 // non-zero exit is a non-blocking error; exit 0 is JSON, or plain text,

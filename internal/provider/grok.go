@@ -17,8 +17,11 @@ import (
 //
 // Not run here: the CLI ships as a native binary outside the registries
 // this project reaches, and needs an xAI login. From docs.x.ai
-// build/features/hooks and a third-party probe of Grok Build 1.0.0
-// (taniwhaai/arai docs/upstream/grok-hooks-reverification-1.0.0.md):
+// build/features/hooks, Grok Build's own source and user guide
+// (github.com/xai-org/grok-build: crates/codegen/xai-grok-hooks,
+// xai-grok-pager/docs/user-guide/10-hooks.md) and a third-party probe of
+// Grok Build 1.0.0 (taniwhaai/arai
+// docs/upstream/grok-hooks-reverification-1.0.0.md):
 //   - hook files are ~/.grok/hooks/*.json and <project>/.grok/hooks/*.json
 //     (every *.json of the folder is merged); Grok also runs the hooks of
 //     .claude/settings.json and .cursor/hooks.json, so a hook registered
@@ -28,12 +31,21 @@ import (
 //     Notification, SubagentStart, SubagentStop, PreCompact, PostCompact.
 //     PreToolUse is "the only blocking event";
 //   - stdin is camelCase: hookEventName, sessionId, cwd, workspaceRoot and,
-//     on tool events, toolName and toolInput. The docs name the events in
-//     PascalCase; 1.0.0 sent the value in snake_case (pre_tool_use, with
-//     GROK_HOOK_EVENT=pre_tool_use), so both spellings are read. The shell
+//     on tool events, toolName and toolInput. The event's name is spelt
+//     two ways. Documented: docs.x.ai names the events in PascalCase, as
+//     hook files key them (Grok also accepts snake_case and Cursor's
+//     camelCase keys there). Measured: 1.0.0 sent the value in snake_case
+//     (pre_tool_use, with GROK_HOOK_EVENT=pre_tool_use, logged by the
+//     probe), and Grok's user guide shows the same on stdin, its source
+//     serialising the event in snake_case. Both spellings are read; a
+//     dialect payload is written in snake_case, as Grok sends it. The shell
 //     tool is run_terminal_command {command}; the matcher maps Claude's
 //     tool names to Grok's;
-//   - every hook process gets GROK_HOOK_EVENT;
+//   - every hook process gets GROK_HOOK_EVENT (the event in snake_case),
+//     GROK_HOOK_NAME (the hook's configured name), GROK_SESSION_ID,
+//     GROK_WORKSPACE_ROOT and, for hooks written for Claude Code,
+//     CLAUDE_PROJECT_DIR, the workspace root again (its user guide's
+//     "Runner-injected variables" and runner/command.rs);
 //   - a PreToolUse answer {"decision": "deny", "reason": …} on stdout kept
 //     the command from running and the reason reached the model ("Hook
 //     denied: …", measured on 1.0.0 by the probe). Nothing else an answer
@@ -104,7 +116,9 @@ var Grok = &Provider{
 	SplitMCP: splitDoubleUnderscore,
 	Encode:   encodeGrok,
 	Dialect:  grokDialect,
-	Timeout:  30 * time.Second, // what grok_install.go writes (Grok's default is 5 s)
+	// Grok's name and Claude Code's, which Grok sets for every hook.
+	ProjectDirEnv: []string{"GROK_WORKSPACE_ROOT", "CLAUDE_PROJECT_DIR"},
+	Timeout:       30 * time.Second, // what grok_install.go writes (Grok's default is 5 s)
 }
 
 // grokEventName reads hookEventName, in the docs' PascalCase, in the
@@ -150,15 +164,37 @@ func encodeGrok(spec *Spec, v *decision.Verdict) Answer {
 }
 
 // grokDialect is what a hook written for Grok Build reads: the camelCase
-// payload with the event under hookEventName (spelt as the docs and
-// Events spell it: 1.0.0 sent snake_case, which a hook matching the docs'
-// names does not see) and workspaceRoot, the project folder. Grok also
-// sets GROK_HOOK_EVENT for its hooks; no source of Env gives the native
-// event name, so a handler does not get it.
+// payload with the event under hookEventName in snake_case, as Grok sends
+// it (a hook that follows Grok's user guide compares it with
+// "pre_tool_use"), and workspaceRoot, the project folder; the variables
+// Grok sets, the workspace root under ProjectDirEnv. GROK_HOOK_NAME is
+// not set: the name is the one Grok's config gave the hook, which a hook
+// of hookshim's config does not have.
 var grokDialect = &Dialect{
-	EventKey: "hookEventName",
-	Always:   Renames{{"workspaceRoot", FromProjectDir}},
-	Read:     readGrok,
+	EventKey:   "hookEventName",
+	EventValue: grokSnake,
+	Always:     Renames{{"workspaceRoot", FromProjectDir}},
+	Env: Renames{
+		{"GROK_HOOK_EVENT", FromEvent},
+		{"GROK_SESSION_ID", FromSessionID},
+	},
+	Read: readGrok,
+}
+
+// grokSnake spells one of Grok's events as Grok sends it: PreToolUse →
+// pre_tool_use.
+func grokSnake(native string) string {
+	var b strings.Builder
+	for i, c := range native {
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // readGrok reads the one answer Grok is known to read: {"decision":

@@ -16,17 +16,9 @@ func TestGrokEventNames(t *testing.T) {
 	}
 	for _, s := range Grok.Events {
 		require.Equal(t, s.Native, name(s.Native))
-		var snake strings.Builder
-		for i, c := range s.Native {
-			if c >= 'A' && c <= 'Z' {
-				if i > 0 {
-					snake.WriteByte('_')
-				}
-				c += 'a' - 'A'
-			}
-			snake.WriteRune(c)
-		}
-		require.Equal(t, s.Native, name(snake.String()), snake.String())
+		snake := grokSnake(s.Native)
+		require.Regexp(t, `^[a-z]+(_[a-z]+)*$`, snake)
+		require.Equal(t, s.Native, name(snake), snake)
 		// Cursor's camelCase spelling, which Grok reads in .cursor/hooks.json.
 		camel := strings.ToLower(s.Native[:1]) + s.Native[1:]
 		require.Equal(t, s.Native, name(camel), camel)
@@ -34,4 +26,7 @@ func TestGrokEventNames(t *testing.T) {
 	for _, v := range []string{"", "BeforeTool", "pre__tool_use", "_stop", "stop_", "PRE_TOOL_USE"} {
 		require.Empty(t, name(v), v)
 	}
+	require.Equal(t, "pre_tool_use", grokSnake("PreToolUse"))
+	require.Equal(t, "post_tool_use_failure", grokSnake("PostToolUseFailure"))
+	require.Equal(t, "stop", grokSnake("Stop"))
 }

@@ -25,7 +25,11 @@ import (
 //   - stdin is one JSON object: event, project_root, and where the event
 //     has them tool_name, tool_input, tool_result (PostToolUse), prompt
 //     (UserPromptSubmit), session_id and message_count. There is no cwd:
-//     the hook runs in the project root. Tool names are Jan's own, lower
+//     project_root is the run's project folder (ToolContext.project_root,
+//     to_json), where Jan runs the hook (run_one) and resolves its tools'
+//     paths, so it is read as the cwd, and the project folder, and a hook
+//     written for Jan is given the project folder there, whatever folder
+//     the caller's command ran in. Tool names are Jan's own, lower
 //     case: bash {command, timeout}, read {path, offset, limit}, write
 //     {path, content}, edit {path, edits: [{old_string, new_string}]}, ls,
 //     find, grep, memory_*, skill_*, web_search, web_fetch, screenshot;
@@ -136,7 +140,8 @@ func encodeJan(spec *Spec, v *decision.Verdict) Answer {
 // project folder as project_root, and Jan's file tools, whose file is
 // "path" and whose edit always carries a list of edits.
 var janDialect = &Dialect{
-	EventKey: "event",
+	EventKey:     "event",
+	CwdIsProject: true,
 	Inputs: []InputKeys{
 		{event.ToolFileRead, Renames{{"path", "file_path"}}},
 		{event.ToolFileWrite, Renames{{"path", "file_path"}}},

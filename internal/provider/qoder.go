@@ -116,9 +116,9 @@ var Qoder = &Provider{
 }
 
 // qoderDialect is what a Qoder CLI hook reads: Claude's payload and
-// answers.
+// answers, the Claude look-alike's dialect (dialect_claude.go).
 var qoderDialect = &Dialect{
 	EventKey: "hook_event_name",
-	Always:   Renames{{"permission_mode", "permission_mode"}},
-	Read:     claudeReader{tool: "Qoder CLI", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	Always:   lookalikeAlways,
+	Read:     claudeReader{tool: "Qoder CLI", plain: lookalikePlain}.read,
 }

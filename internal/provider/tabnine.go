@@ -93,11 +93,11 @@ var Tabnine = &Provider{
 // mcp_context), run and answered as Gemini CLI runs and answers its hooks,
 // which the fork is assumed to keep. Its variables are TABNINE_PROJECT_DIR
 // (ProjectDirEnv) and TABNINE_CLI=1; Gemini's GEMINI_* are not documented
-// for it and are not set, and neither is TABNINE_CLI, which no source of
-// Env gives.
+// for it and are not set.
 var tabnineDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"timestamp", FromNow}},
+	Env:      Renames{{"TABNINE_CLI", Literal("1")}},
 	Shell:    geminiDialect.Shell,
 	MCPName:  geminiDialect.MCPName,
 	Finish:   geminiDialect.Finish,
