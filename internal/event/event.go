@@ -140,6 +140,9 @@ const (
 	ToolAgent     = "agent"
 )
 
+// ShellPowerShell is Tool.Shell for a command line PowerShell runs.
+const ShellPowerShell = shellcmd.PowerShell
+
 // ToolNames is the canonical tool vocabulary.
 var ToolNames = []string{ToolShell, ToolFileRead, ToolFileWrite, ToolFileEdit, ToolSearch, ToolFind, ToolWebSearch, ToolWebFetch, ToolAgent}
 
@@ -164,6 +167,7 @@ type Tool struct {
 	CallID   string
 	Input    []byte // JSON object as the provider sent it (a JSON string is decoded)
 	Command  string // shell tools: the command line
+	Shell    string // the shell that runs Command: "" (POSIX sh/bash) or "powershell"
 	FilePath string // file tools: the path, whatever the native key
 	Output   []byte // JSON value: the tool's result (after_tool_execute)
 	Error    []byte // JSON value: the failure (tool_use_failure)
