@@ -92,7 +92,7 @@ func NewEnv(ev *event.Event) *Env {
 		}
 	}
 	if t.Command != "" {
-		e.shell(ev.Shell, t.Command)
+		e.shell(ev.Shell, t.Shell, t.Command)
 	}
 	if t.FilePath != "" {
 		e.Path = e.rel(t.FilePath)
