@@ -23,6 +23,7 @@ func TestPowerShell(t *testing.T) {
 		{"hookshim/destructive-shell", `Remove-Item -Recurse -Force C:\`, "", deny},
 		{"hookshim/destructive-shell", `rm -r -fo /`, project, deny},
 		{"hookshim/destructive-shell", `rm -r -fo ~`, "", deny},
+		{"hookshim/destructive-shell", `rm -rf /`, project, deny}, // pwsh on Linux runs /bin/rm
 		{"hookshim/destructive-shell", `Remove-Item $env:USERPROFILE\Documents -Recurse`, "", deny},
 		{"hookshim/destructive-shell", `ri -Rec C:\Windows\System32`, "", deny},
 		{"hookshim/destructive-shell", `Remove-Item -LiteralPath 'C:\Program Files' -Recurse -Force`, "", deny},

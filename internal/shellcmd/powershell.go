@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -719,7 +720,18 @@ func (r *psReader) command(words []psWord, pipe, pos int, redirs []Redirect, s p
 		}
 	}()
 	if c, ok := cmdlets[name]; ok {
-		posix, input := c.posix(args)
+		posix, input, unknown := c.posix(args)
+		if unknown && slices.Contains(posixNames, name) {
+			// Options no cmdlet takes (rm -rf): an error on Windows, the
+			// POSIX program's own options in pwsh on Linux and macOS.
+			posix = []psWord{{text: name, unset: name}}
+			for _, a := range args[1:] {
+				if !a.param {
+					a = pathWord(a)
+				}
+				posix = append(posix, a)
+			}
+		}
 		at = r.emit(posix, pipe, pos, redirs, s)
 		if input || pos > 0 && len(posix) > 0 && posix[len(posix)-1].text == "--" && len(c.paths) > 0 && !c.cd {
 			r.out[at].Via = append(r.out[at].Via[:len(r.out[at].Via):len(r.out[at].Via)], "pipeline")

@@ -71,7 +71,7 @@ var (
 		paths:    []string{"path", "literalpath"}, cd: true}
 	webRequest = &cmdlet{name: "curl", positional: []string{"uri"},
 		switches: map[string]string{"usebasicparsing": "", "usedefaultcredentials": "", "skipcertificatecheck": "", "passthru": "", "disablekeepalive": "", "skipheadervalidation": ""},
-		values: []string{"uri", "outfile", "method", "body", "headers", "contenttype", "infile", "usersagent", "credential", "websession",
+		values: []string{"uri", "outfile", "method", "body", "headers", "contenttype", "infile", "useragent", "credential", "websession",
 			"sessionvariable", "timeoutsec", "maximumredirection", "proxy", "proxycredential", "certificate", "certificatethumbprint", "transferencoding", "form", "token", "authentication"},
 		aliases: map[string]string{"url": "uri"},
 		paths:   []string{"uri"}}
@@ -151,8 +151,9 @@ func (c *cmdlet) takesValue(p string) bool {
 // posix binds args (the command first) to the cmdlet's parameters and
 // writes them as its POSIX command: the name, the options the switches
 // stand for, "--", the paths.
-// input says whether a path names the pipeline's input ($_, $PSItem).
-func (c *cmdlet) posix(args []psWord) (out []psWord, input bool) {
+// input says whether a path names the pipeline's input ($_, $PSItem);
+// unknown whether a parameter matched none of the cmdlet's.
+func (c *cmdlet) posix(args []psWord) (out []psWord, input, unknown bool) {
 	bound := map[string][]psWord{}
 	var flags []string
 	next := 0
@@ -190,6 +191,7 @@ func (c *cmdlet) posix(args []psWord) (out []psWord, input bool) {
 		if !ok {
 			// A parameter this reader does not know: take what follows as
 			// an operand, the reading that finds more to check.
+			unknown = true
 			continue
 		}
 		if c.takesValue(p) {
@@ -232,8 +234,12 @@ func (c *cmdlet) posix(args []psWord) (out []psWord, input bool) {
 	if c.deflt != "" && len(out)-n == 1 {
 		out = append(out, psWord{text: c.deflt, unset: c.deflt})
 	}
-	return out, input
+	return out, input, unknown
 }
+
+// posixNames are the aliases that PowerShell on Linux and macOS does not
+// have: there the name runs the POSIX program itself (rm -rf /).
+var posixNames = []string{"rm", "rmdir", "mv", "cp", "cat"}
 
 // pathWord writes a path with slashes, as the policies read paths.
 func pathWord(w psWord) psWord {

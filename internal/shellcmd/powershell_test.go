@@ -39,6 +39,8 @@ func TestPowerShell(t *testing.T) {
 		// Destructive, as policies written for rm -rf see them.
 		{`Remove-Item -Recurse -Force C:\`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
 		{`rm -r -fo /`, []cmd{{"rm|-r|-f|--|/", "", false}}},
+		{`rm -rf /`, []cmd{{"rm|-rf|/", "", false}}}, // /bin/rm in pwsh on Linux and macOS
+		{`cp -a src C:\dst`, []cmd{{"cp|-a|src|C:/dst", "", false}}},
 		{`ri -Rec -Fo ~\Documents`, []cmd{{"rm|-r|-f|--|~/Documents", "", false}}},
 		{`del -r C:\Windows\System32`, []cmd{{"rm|-r|--|C:/Windows/System32", "", false}}},
 		{`Remove-Item -Path $env:USERPROFILE\Documents -Recurse`, []cmd{{"rm|-r|--|$HOME/Documents", "", false}}},
