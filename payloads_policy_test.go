@@ -28,6 +28,8 @@ func TestFixturesReachPolicies(t *testing.T) {
 		"kiro/preToolUse-read-many-cli.json":               "hookshim/secret-files",
 		"claude-code/PreToolUse-duplicate.json":            "hookshim/secret-files",
 		"copilot-cli/preToolUse-stringargs-duplicate.json": "hookshim/destructive-shell",
+		"claude-code/PreToolUse-powershell.json":           "hookshim/destructive-shell",
+		"copilot-cli/preToolUse-powershell.json":           "hookshim/destructive-shell",
 		"vscode-copilot/PreToolUse-apply_patch.json":       "",
 		"claude-code/PreToolUse-multiedit.json":            "",
 	}

@@ -140,6 +140,9 @@ const (
 	ToolAgent     = "agent"
 )
 
+// ShellPowerShell is Tool.Shell for a command line PowerShell runs.
+const ShellPowerShell = shellcmd.PowerShell
+
 // ToolNames is the canonical tool vocabulary.
 var ToolNames = []string{ToolShell, ToolFileRead, ToolFileWrite, ToolFileEdit, ToolSearch, ToolFind, ToolWebSearch, ToolWebFetch, ToolAgent}
 

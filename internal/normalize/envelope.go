@@ -31,7 +31,7 @@ func Data(ev *event.Event) []byte {
 func dataSize(ev *event.Event, refs bool) int {
 	n := 512 + len(ev.Cwd) + len(ev.ProjectDir) + len(ev.TranscriptPath) + len(ev.SessionID)
 	if t := ev.Tool; t != nil {
-		n += copied(len(t.Input), refs) + copied(len(t.Output), refs) + copied(len(t.Error), refs) + 2*(len(t.Command)+len(t.FilePath))
+		n += copied(len(t.Input), refs) + copied(len(t.Output), refs) + copied(len(t.Error), refs) + 2*(len(t.Command)+len(t.FilePath)) + len(t.Shell)
 	}
 	if ev.Prompt != nil {
 		n += len(*ev.Prompt) + len(*ev.Prompt)/8

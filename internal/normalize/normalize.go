@@ -104,6 +104,11 @@ func finishTool(pr *provider.Provider, p provider.Payload, ev *event.Event) {
 			}
 		}
 	}
+	if t.Name == event.ToolShell && t.Shell == "" && powerShellTool(t.Native) {
+		// Claude Code's PowerShell tool, Copilot CLI's powershell: their
+		// command lines are PowerShell's, and read as PowerShell.
+		t.Shell = event.ShellPowerShell
+	}
 	switch t.Name {
 	case event.ToolFileRead, event.ToolFileWrite, event.ToolFileEdit:
 		paths := toolPaths(t, in)
@@ -236,4 +241,10 @@ func projectDir(pr *provider.Provider, p provider.Payload, ev *event.Event) stri
 		return r.Str
 	}
 	return ev.Cwd
+}
+
+// powerShellTool reports whether a provider's shell tool of that native
+// name runs PowerShell.
+func powerShellTool(native string) bool {
+	return strings.EqualFold(native, "powershell") || strings.EqualFold(native, "pwsh")
 }

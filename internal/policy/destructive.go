@@ -34,12 +34,22 @@ var destructiveShell = &spec{
 			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`), a recursive delete or a program that `xargs` or `parallel` " +
 			"takes from its input (`… | xargs rm -rf`, `… | xargs -I{} bash -c {}`); so does a line that cannot be read to its end. " +
 			"Home folders are known by their path too (`/home/NAME`, `/Users/NAME` and the folders right in them). Emptying a temp folder " +
-			"(`rm -rf /var/tmp/*`) is not reported.",
+			"(`rm -rf /var/tmp/*`) is not reported. " +
+			"A PowerShell tool's line (Claude Code's `PowerShell`, Copilot CLI's `powershell`) is read as PowerShell: `Remove-Item` and its aliases " +
+			"(`rm`, `del`, `erase`, `ri`, `rd`, `rmdir`) with `-Recurse` (`-r`) read as `rm -r`, `Move-Item` as `mv`, parameters abbreviated or not; " +
+			"`cmd /c rd /s` and `del /s`; `Format-Volume`, `Clear-Disk`, `Initialize-Disk`, `Remove-Partition`; drive roots (`C:\\`, `C:\\*`), " +
+			"`C:\\Windows`, `C:\\Program Files`, `C:\\ProgramData`, `C:\\Users` and the folders right in them, a home folder " +
+			"(`C:\\Users\\NAME`, `$env:USERPROFILE`, `~`) and its Documents, Desktop, Downloads, AppData and the like; " +
+			"`powershell -Command`, `-EncodedCommand`, `iex '…'`, `Start-Process` and `cmd /c` are read in turn, and a path piped into " +
+			"`Remove-Item -Recurse` answers unsure, as do `iex $x`, `$(…)`, script blocks in expressions, .NET calls and keywords " +
+			"(`if`, `foreach`, `function`), which the reading does not follow.",
 		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`), " +
 			"deletes of single files or of folders deeper than one level under a system folder (`/usr/local/lib/x`) or the home folder " +
 			"(`~/src/old`), destruction through other programs (`python -c 'shutil.rmtree(\"/\")'`, `git clean` outside the project), " +
 			"loop and other variables set in the line (`for d in /usr; do rm -rf $d; done`), a program named by a substitution (`\"$(which rm)\" -rf /`), " +
-			"programs known only at run time (`eval \"$X\"`, `bash -c \"$(…)\"`, `bash < script.sh`) and what a script run by the command does.",
+			"programs known only at run time (`eval \"$X\"`, `bash -c \"$(…)\"`, `bash < script.sh`) and what a script run by the command does; " +
+			"in PowerShell, `Remove-Item $_` in a `ForEach-Object` block, permission changes (`icacls`, `takeown`, `Set-Acl`), " +
+			"`del` without `/s` of a system folder's files, `diskpart` and `format`.",
 		Params: []Param{{"allow_paths", "array of globs", "paths never reported, e.g. `[\"/var/tmp/**\", \"~/scratch\"]`; `**` spans folders"}},
 		Denied: []Example{
 			{Tool: event.ToolShell, Text: "rm -rf /"},
@@ -67,6 +77,9 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "echo 'rm -rf ~' | bash"},
 			{Tool: event.ToolShell, Text: "busybox rm -rf /"},
 			{Tool: event.ToolShell, Text: "rm -rf ~/D*"},
+			{Tool: event.ToolShell, Text: `Remove-Item -Recurse -Force C:\`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
+			{Tool: event.ToolShell, Text: `rm -r -fo $env:USERPROFILE\Documents`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
+			{Tool: event.ToolShell, Text: `cmd /c "rd /s /q C:\Windows"`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
 		},
 		Allowed: []Example{
 			{Tool: event.ToolShell, Text: "rm -rf ./build"},
@@ -84,6 +97,8 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: `rm -rf "$BUILD_DIR"`},
 			{Tool: event.ToolShell, Text: "find . -name '*.pyc' -delete"},
 			{Tool: event.ToolShell, Text: "rm -rf /var/tmp/x", With: `{"allow_paths": ["/var/tmp/**"]}`},
+			{Tool: event.ToolShell, Text: `Remove-Item -Recurse -Force .\build`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
+			{Tool: event.ToolShell, Text: `echo 'Remove-Item -Recurse C:\'`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
 		},
 	},
 	compile: func(p *params) (func(ev *event.Event) string, error) {
@@ -188,6 +203,9 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 				// Known only at run time: unsure if, with its expansions
 				// empty, it names a vital folder (`"$DIR"/`, `~/$X`).
 				u := c.Unset[i]
+				if why := windowsVital(u, cwd, project); why != "" && !allow.match(u) {
+					return unsure + show(args) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
+				}
 				if u == "" || cwd == "" && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "~") && !strings.HasPrefix(u, "$HOME") {
 					continue
 				}
@@ -197,6 +215,9 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 					}
 				}
 				continue
+			}
+			if why := windowsVital(t, cwd, project); why != "" && !allow.match(t) {
+				return show(args) + " would " + verb(name) + " " + why
 			}
 			if cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
 				// The folder is known only at run time.
@@ -261,6 +282,9 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 				return show(args) + " overwrites the disk " + of
 			}
 		}
+	case name == "format-volume" || name == "clear-disk" || name == "initialize-disk" || name == "remove-partition":
+		// PowerShell's Storage cmdlets, as its reading names them.
+		return show(args) + " erases a disk"
 	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "newfs" || name == "mkswap":
 		return show(args) + " formats a disk"
 	case name == "diskutil":
@@ -472,7 +496,7 @@ func vital(p, project string) string {
 // stop at the command's own, or hold {}).
 func fromInput(c shellcmd.Command, ops []int) bool {
 	switch {
-	case slices.Contains(c.Via, "xargs"):
+	case slices.Contains(c.Via, "xargs"), slices.Contains(c.Via, "pipeline"):
 		return true
 	case slices.Contains(c.Via, "parallel"):
 		if len(ops) == 0 {
@@ -636,4 +660,59 @@ func forkBomb(line string) bool {
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// windowsSystem are the folders of a Windows drive whose loss breaks the
+// machine: the folder and the folders right in it are protected.
+var windowsSystem = []string{"windows", "program files", "program files (x86)", "programdata", "users", "recovery", "boot"}
+
+// windowsHomeKept are the folders right in a Windows home folder that hold
+// the user's data.
+var windowsHomeKept = []string{"documents", "desktop", "downloads", "pictures", "music", "videos", "appdata", "onedrive", "source", ".ssh"}
+
+// windowsVital says why deleting t, a path on a Windows drive (C:/x, as
+// PowerShell's reading writes it) or relative to a folder on one, breaks
+// the machine or loses the user's data, or "". The project folder is
+// spared when it is none of these.
+func windowsVital(t, cwd, project string) string {
+	p := t
+	if !winDrive(t) {
+		if !winDrive(cwd) || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") || strings.HasPrefix(t, "$") {
+			return ""
+		}
+		p = cwd + "/" + t
+	}
+	drive := strings.ToUpper(p[:2])
+	rest := path.Clean("/" + strings.ReplaceAll(p[2:], `\`, "/"))
+	if proj := strings.ReplaceAll(project, `\`, "/"); winDrive(proj) && strings.EqualFold(proj[:2], drive) {
+		if pr := path.Clean("/" + proj[2:]); pr != "/" && windowsVital(proj, "", "") == "" && under(strings.ToLower(rest), strings.ToLower(pr)) {
+			return ""
+		}
+	}
+	if rest == "/" {
+		return "the root folder of drive " + drive
+	}
+	comps := strings.Split(strings.ToLower(rest[1:]), "/")
+	if strings.ContainsAny(comps[0], "*?[") {
+		return drive + rest + ", which reaches the root folder of drive " + drive
+	}
+	if !slices.Contains(windowsSystem, comps[0]) {
+		return ""
+	}
+	switch {
+	case len(comps) == 1 || len(comps) == 2 && comps[0] != "users":
+		return "the system folder " + drive + rest
+	case comps[0] == "users" && len(comps) == 2:
+		return "the home folder " + drive + rest
+	case comps[0] == "users" && len(comps) == 3 && (slices.Contains(windowsHomeKept, comps[2]) || strings.ContainsAny(comps[2], "*?[")):
+		return drive + rest + ", a home folder's own"
+	case len(comps) == 2 && strings.ContainsAny(comps[1], "*?["):
+		return "what the system folder " + drive + "/" + comps[0] + " holds"
+	}
+	return ""
+}
+
+// winDrive reports whether p starts with a drive letter and a colon.
+func winDrive(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
 }

@@ -183,10 +183,13 @@ func shellOf(ev *event.Event) []shellRun {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil
 	}
-	cmds, _ := ev.Shell.Commands(ev.Tool.Command)
+	cmds, _ := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command)
 	start := ev.Cwd
 	if start == "" {
 		start = ev.ProjectDir
+	}
+	if winDrive(start) {
+		start = strings.ReplaceAll(start, `\`, "/")
 	}
 	runs := make([]shellRun, 0, len(cmds))
 	for _, c := range cmds {
@@ -194,6 +197,8 @@ func shellOf(ev *event.Event) []shellRun {
 		switch {
 		case c.DirUnknown:
 			cwd = ""
+		case winDrive(c.Dir):
+			cwd = c.Dir // PowerShell's Set-Location to a drive
 		case c.Dir != "":
 			if cwd = expand(c.Dir, start); strings.HasPrefix(cwd, "$") {
 				cwd = ""

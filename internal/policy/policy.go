@@ -66,7 +66,7 @@ func unreadable(ev *event.Event) string {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return ""
 	}
-	if _, err := ev.Shell.Commands(ev.Tool.Command); err != nil {
+	if _, err := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command); err != nil {
 		return "this command line could not be read to its end (" + err.Error() + "); check it by hand"
 	}
 	return ""
@@ -103,6 +103,9 @@ type Example struct {
 	With  string // parameters, JSON; "" for the defaults
 	Cwd   string // "" for /home/u/project
 	Notes string
+	// Shell is the shell of a shell tool's command: "" for bash,
+	// event.ShellPowerShell for a PowerShell tool's line.
+	Shell string
 }
 
 // spec is one policy of the pack.

@@ -56,7 +56,7 @@ func eventFor(ex Example, dirs map[string]string) *event.Event {
 	ev.Name = event.BeforeToolExecute
 	ev.Tool = &event.Tool{Name: ex.Tool}
 	if ex.Tool == event.ToolShell {
-		ev.Tool.Command = ex.Text
+		ev.Tool.Command, ev.Tool.Shell = ex.Text, ex.Shell
 	} else {
 		ev.Tool.FilePath = ex.Text
 	}

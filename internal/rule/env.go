@@ -29,6 +29,7 @@ type Env struct {
 	MCPTool    string         `expr:"mcp_tool"`    // MCP tools: the tool on the server
 	Input      map[string]any `expr:"input"`       // the tool's input, as the tool sent it (its own keys)
 	Command    string         `expr:"command"`     // shell tools: the command line
+	Shell      string         `expr:"shell"`       // shell tools: the shell that runs it: "powershell", or "" for a POSIX shell
 	FilePath   string         `expr:"file_path"`   // file tools: the path as the tool sent it
 	Path       string         `expr:"path"`        // file_path relative to the project when inside it, else as sent
 	Paths      []string       `expr:"paths"`       // every path of the call (path, then those of a multi-file input), relative as path is
@@ -78,7 +79,7 @@ func NewEnv(ev *event.Event) *Env {
 	if t.MCP != nil {
 		e.MCPServer, e.MCPTool = t.MCP.Server, t.MCP.Tool
 	}
-	e.Command, e.FilePath, e.RawInput = t.Command, t.FilePath, t.Input
+	e.Command, e.Shell, e.FilePath, e.RawInput = t.Command, t.Shell, t.FilePath, t.Input
 	if len(t.Input) > 0 {
 		// A malformed input leaves the map empty: the event's other fields
 		// still decide. Decoded as encoding/json would into a map (numbers
@@ -92,7 +93,7 @@ func NewEnv(ev *event.Event) *Env {
 		}
 	}
 	if t.Command != "" {
-		e.shell(ev.Shell, t.Command)
+		e.shell(ev.Shell, t.Shell, t.Command)
 	}
 	if t.FilePath != "" {
 		e.Path = e.rel(t.FilePath)
@@ -191,7 +192,7 @@ func (e *Env) vars() map[string]any {
 			"session_id": e.SessionID, "cwd": e.Cwd, "project_dir": e.ProjectDir, "model": e.Model,
 			"prompt": e.Prompt, "tool": e.Tool, "native_tool": e.NativeTool,
 			"mcp_server": e.MCPServer, "mcp_tool": e.MCPTool, "input": e.Input,
-			"command": e.Command, "file_path": e.FilePath, "path": e.Path, "paths": e.Paths,
+			"command": e.Command, "shell": e.Shell, "file_path": e.FilePath, "path": e.Path, "paths": e.Paths,
 			"commands": e.Commands, "shell_error": e.ShellError, "runs": e.Runs,
 		}
 	})

@@ -33,9 +33,9 @@ type Redirect struct {
 }
 
 // shell fills the shell fields of e from its command line, read through
-// the call's reader (nil: read afresh).
-func (e *Env) shell(r *shellcmd.Reader, line string) {
-	cmds, err := r.Commands(line)
+// the call's reader (nil: read afresh) as the shell that runs it reads it.
+func (e *Env) shell(r *shellcmd.Reader, sh, line string) {
+	cmds, err := r.Read(sh, line)
 	if err != nil {
 		e.ShellError = err.Error()
 	}

@@ -3,6 +3,7 @@ package rule
 import (
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/event"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,5 +69,31 @@ func TestShell(t *testing.T) {
 		got, err := r.Match(NewEnv(shellEvent(c.cmd)))
 		require.NoError(t, err, c.expr)
 		assert.Equal(t, c.want, got, "%s on %q", c.expr, c.cmd)
+	}
+}
+
+// A PowerShell tool's line is read as PowerShell: Remove-Item is rm there,
+// and a bash reading of the same words would see neither.
+func TestShellPowerShell(t *testing.T) {
+	const rmRecursive = `any(commands, .name == "rm" && "r" in .flags)`
+	for _, c := range []struct {
+		expr, cmd, shell string
+		want             bool
+	}{
+		{rmRecursive, `Remove-Item -Recurse -Force C:\`, event.ShellPowerShell, true},
+		{rmRecursive, `Remove-Item -Recurse -Force C:\`, "", false},
+		{`runs("rm", "C:/")`, `rm -r -fo C:\`, event.ShellPowerShell, true},
+		{`shell == "powershell"`, `Get-ChildItem`, event.ShellPowerShell, true},
+		{`shell == ""`, `ls`, "", true},
+		{`shell_error != ""`, `iex $x`, event.ShellPowerShell, true},
+		{`shell_error == ""`, `echo 'iex $x'`, event.ShellPowerShell, true},
+	} {
+		r, err := Compile(c.expr)
+		require.NoError(t, err, c.expr)
+		ev := shellEvent(c.cmd)
+		ev.Tool.Shell = c.shell
+		got, err := r.Match(NewEnv(ev))
+		require.NoError(t, err, c.expr)
+		assert.Equal(t, c.want, got, "%s on %q (%q)", c.expr, c.cmd, c.shell)
 	}
 }

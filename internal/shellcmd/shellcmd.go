@@ -52,7 +52,12 @@ type Command struct {
 	// "bash -c" (any shell's name) for a program given with -c, "bash -s"
 	// for one fed on stdin (here-document, here-string, a literal piped
 	// in), "eval", "trap", "watch", "coproc"; and for nested commands
-	// "$()", "``", "<()", ">()", "()" (a subshell).
+	// "$()", "``", "<()", ">()", "()" (a subshell). A PowerShell line
+	// (PowerShellCommands) adds "powershell -c", "powershell
+	// -EncodedCommand", "iex", "cmd /c", "Start-Process", "& {}" and
+	// "NAME {}" (a script block given to the command NAME), and ends with
+	// "pipeline" when a cmdlet takes its paths from its pipeline input
+	// (`… | Remove-Item`, `Remove-Item $_` in a ForEach-Object block).
 	Via []string
 	// Redirects are the command's redirections, in order (those of a
 	// compound command it is in come first).
@@ -152,24 +157,31 @@ func Commands(line string) ([]Command, error) {
 // call: they all read the same line, some in parallel. What it returns is
 // shared: read it, never change it. The zero Reader is ready to use.
 type Reader struct {
-	mu   sync.Mutex
-	line string
-	read bool
-	cmds []Command
-	err  error
+	mu    sync.Mutex
+	line  string
+	shell string
+	read  bool
+	cmds  []Command
+	err   error
 }
 
 // Commands is the package's Commands, remembered for the last line read.
 // A nil Reader reads the line afresh.
 func (r *Reader) Commands(line string) ([]Command, error) {
+	return r.Read("", line)
+}
+
+// Read is the package's Read, remembered for the last line read.
+// A nil Reader reads the line afresh.
+func (r *Reader) Read(shell, line string) ([]Command, error) {
 	if r == nil {
-		return Commands(line)
+		return Read(shell, line)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.read || r.line != line {
-		r.cmds, r.err = Commands(line)
-		r.line, r.read = line, true
+	if !r.read || r.line != line || r.shell != shell {
+		r.cmds, r.err = Read(shell, line)
+		r.line, r.shell, r.read = line, shell, true
 	}
 	return r.cmds, r.err
 }

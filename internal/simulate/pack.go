@@ -100,6 +100,9 @@ func (e Env) example(name string, ex policy.Example, n int, tmp string) (Result,
 		if !ok {
 			return Result{}, fmt.Errorf("example %q: no Claude Code tool for %s", ex.Text, ex.Tool)
 		}
+		if ex.Shell == event.ShellPowerShell {
+			tool = "PowerShell" // Claude Code's PowerShell tool, on Windows
+		}
 		in := &wire.Object{}
 		in.Str(key, ex.Text)
 		native = "PreToolUse"
