@@ -719,7 +719,7 @@ func (r *psReader) command(words []psWord, pipe, pos int, redirs []Redirect, s p
 			r.nested(args[i].block, ns, name+" {}", false)
 		}
 	}()
-	if c, ok := cmdlets[name]; ok {
+	if c, ok := cmdletTable()[name]; ok {
 		posix, input, unknown := c.posix(args)
 		if unknown && slices.Contains(posixNames, name) {
 			// Options no cmdlet takes (rm -rf): an error on Windows, the

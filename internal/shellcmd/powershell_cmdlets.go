@@ -3,6 +3,7 @@ package shellcmd
 import (
 	"encoding/base64"
 	"strings"
+	"sync"
 	"unicode/utf16"
 )
 
@@ -25,74 +26,92 @@ type cmdlet struct {
 var (
 	commonValues   = []string{"erroraction", "warningaction", "informationaction", "errorvariable", "warningvariable", "informationvariable", "outvariable", "outbuffer", "pipelinevariable", "progressaction"}
 	commonSwitches = []string{"verbose", "debug", "whatif", "confirm"}
-	commonAliases  = map[string]string{"ea": "erroraction", "wa": "warningaction", "infa": "informationaction", "ev": "errorvariable", "wv": "warningvariable", "iv": "informationvariable", "ov": "outvariable", "ob": "outbuffer", "pv": "pipelinevariable", "proga": "progressaction", "vb": "verbose", "db": "debug", "wi": "whatif", "cf": "confirm"}
+	commonAliases  map[string]string // filled by cmdletTable
+
+	commonAliasPairs = [...]string{"ea", "erroraction", "wa", "warningaction", "infa", "informationaction", "ev", "errorvariable", "wv", "warningvariable", "iv", "informationvariable", "ov", "outvariable", "ob", "outbuffer", "pv", "pipelinevariable", "proga", "progressaction", "vb", "verbose", "db", "debug", "wi", "whatif", "cf", "confirm"}
 )
 
+// cmdletTable is the table of cmdlets, built on first use only: a hook
+// call that reads no PowerShell line pays nothing for it.
+func cmdletTable() map[string]*cmdlet {
+	cmdletOnce.Do(buildCmdlets)
+	return cmdlets
+}
+
 var (
-	removeItem = &cmdlet{name: "rm", positional: []string{"path"},
+	cmdletOnce sync.Once
+	cmdlets    map[string]*cmdlet
+)
+
+func buildCmdlets() {
+	commonAliases = map[string]string{}
+	for i := 0; i < len(commonAliasPairs); i += 2 {
+		commonAliases[commonAliasPairs[i]] = commonAliasPairs[i+1]
+	}
+	removeItem := &cmdlet{name: "rm", positional: []string{"path"},
 		switches: map[string]string{"recurse": "-r", "force": "-f"},
 		values:   []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"path", "literalpath"}}
-	moveItem = &cmdlet{name: "mv", positional: []string{"path", "destination"},
+	moveItem := &cmdlet{name: "mv", positional: []string{"path", "destination"},
 		switches: map[string]string{"force": "-f", "passthru": ""},
 		values:   []string{"path", "literalpath", "destination", "filter", "include", "exclude", "credential"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"path", "literalpath", "destination"}, deflt: "."}
-	copyItem = &cmdlet{name: "cp", positional: []string{"path", "destination"},
+	copyItem := &cmdlet{name: "cp", positional: []string{"path", "destination"},
 		switches: map[string]string{"recurse": "-r", "force": "-f", "passthru": "", "container": ""},
 		values:   []string{"path", "literalpath", "destination", "filter", "include", "exclude", "credential", "fromsession", "tosession"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"path", "literalpath", "destination"}, deflt: "."}
-	getContent = &cmdlet{name: "cat", positional: []string{"path"},
+	getContent := &cmdlet{name: "cat", positional: []string{"path"},
 		switches: map[string]string{"raw": "", "force": "", "wait": "", "asbytestream": ""},
 		values:   []string{"path", "literalpath", "readcount", "totalcount", "tail", "filter", "include", "exclude", "credential", "delimiter", "encoding", "stream"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath", "first": "totalcount", "head": "totalcount", "last": "tail"},
 		paths:    []string{"path", "literalpath"}}
-	setContent = &cmdlet{name: "tee", positional: []string{"path", "value"},
+	setContent := &cmdlet{name: "tee", positional: []string{"path", "value"},
 		switches: map[string]string{"passthru": "", "force": "", "nonewline": "", "asbytestream": ""},
 		values:   []string{"path", "literalpath", "value", "filter", "include", "exclude", "credential", "encoding", "stream"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"path", "literalpath"}}
-	outFile = &cmdlet{name: "tee", positional: []string{"filepath", "encoding"},
+	outFile := &cmdlet{name: "tee", positional: []string{"filepath", "encoding"},
 		switches: map[string]string{"append": "-a", "force": "", "noclobber": "", "nonewline": ""},
 		values:   []string{"filepath", "literalpath", "encoding", "width", "inputobject"},
 		aliases:  map[string]string{"path": "filepath", "pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"filepath", "literalpath"}}
-	newItem = &cmdlet{name: "touch", positional: []string{"path"},
+	newItem := &cmdlet{name: "touch", positional: []string{"path"},
 		switches: map[string]string{"force": ""},
 		values:   []string{"path", "name", "itemtype", "value", "credential"},
 		aliases:  map[string]string{"type": "itemtype", "target": "value"},
 		paths:    []string{"path"}}
-	setLocation = &cmdlet{name: "cd", positional: []string{"path"},
+	setLocation := &cmdlet{name: "cd", positional: []string{"path"},
 		switches: map[string]string{"passthru": ""},
 		values:   []string{"path", "literalpath", "stackname"},
 		aliases:  map[string]string{"pspath": "literalpath", "lp": "literalpath"},
 		paths:    []string{"path", "literalpath"}, cd: true}
-	webRequest = &cmdlet{name: "curl", positional: []string{"uri"},
+	webRequest := &cmdlet{name: "curl", positional: []string{"uri"},
 		switches: map[string]string{"usebasicparsing": "", "usedefaultcredentials": "", "skipcertificatecheck": "", "passthru": "", "disablekeepalive": "", "skipheadervalidation": ""},
 		values: []string{"uri", "outfile", "method", "body", "headers", "contenttype", "infile", "useragent", "credential", "websession",
 			"sessionvariable", "timeoutsec", "maximumredirection", "proxy", "proxycredential", "certificate", "certificatethumbprint", "transferencoding", "form", "token", "authentication"},
 		aliases: map[string]string{"url": "uri"},
 		paths:   []string{"uri"}}
-)
 
-// cmdlets are the commands written with a POSIX name, by their names and
-// aliases, lower-case. `curl` and `wget` are Invoke-WebRequest's aliases
-// in Windows PowerShell 5.1 only; as curl they are read either way.
-var cmdlets = map[string]*cmdlet{
-	"remove-item": removeItem, "rm": removeItem, "del": removeItem, "erase": removeItem, "ri": removeItem, "rd": removeItem, "rmdir": removeItem,
-	"move-item": moveItem, "mv": moveItem, "move": moveItem, "mi": moveItem,
-	"copy-item": copyItem, "cp": copyItem, "copy": copyItem, "cpi": copyItem,
-	"get-content": getContent, "gc": getContent, "cat": getContent, "type": getContent,
-	"set-content": setContent, "sc": setContent, "add-content": {name: "tee", flags: []string{"-a"}, positional: setContent.positional,
-		switches: setContent.switches, values: setContent.values, aliases: setContent.aliases, paths: setContent.paths},
-	"ac":       {name: "tee", flags: []string{"-a"}, positional: setContent.positional, switches: setContent.switches, values: setContent.values, aliases: setContent.aliases, paths: setContent.paths},
-	"out-file": outFile,
-	"new-item": newItem, "ni": newItem,
-	"set-location": setLocation, "cd": setLocation, "chdir": setLocation, "sl": setLocation,
-	"push-location": setLocation, "pushd": setLocation,
-	"invoke-webrequest": webRequest, "iwr": webRequest, "invoke-restmethod": webRequest, "irm": webRequest, "curl": webRequest, "wget": webRequest,
+	// cmdlets are the commands written with a POSIX name, by their names and
+	// aliases, lower-case. `curl` and `wget` are Invoke-WebRequest's aliases
+	// in Windows PowerShell 5.1 only; as curl they are read either way.
+	cmdlets = map[string]*cmdlet{
+		"remove-item": removeItem, "rm": removeItem, "del": removeItem, "erase": removeItem, "ri": removeItem, "rd": removeItem, "rmdir": removeItem,
+		"move-item": moveItem, "mv": moveItem, "move": moveItem, "mi": moveItem,
+		"copy-item": copyItem, "cp": copyItem, "copy": copyItem, "cpi": copyItem,
+		"get-content": getContent, "gc": getContent, "cat": getContent, "type": getContent,
+		"set-content": setContent, "sc": setContent, "add-content": {name: "tee", flags: []string{"-a"}, positional: setContent.positional,
+			switches: setContent.switches, values: setContent.values, aliases: setContent.aliases, paths: setContent.paths},
+		"ac":       {name: "tee", flags: []string{"-a"}, positional: setContent.positional, switches: setContent.switches, values: setContent.values, aliases: setContent.aliases, paths: setContent.paths},
+		"out-file": outFile,
+		"new-item": newItem, "ni": newItem,
+		"set-location": setLocation, "cd": setLocation, "chdir": setLocation, "sl": setLocation,
+		"push-location": setLocation, "pushd": setLocation,
+		"invoke-webrequest": webRequest, "iwr": webRequest, "invoke-restmethod": webRequest, "irm": webRequest, "curl": webRequest, "wget": webRequest,
+	}
 }
 
 // param resolves a parameter name (lower-case, without its dash) as
