@@ -27,7 +27,11 @@ func (c *call) applyExports(results []run.Result) {
 	answers := d != nil && slices.Contains(d.EnvAnswerEvents, c.ev.Native)
 	for i := range results {
 		r := &results[i]
-		exports, where := r.Exports, envFileVar(r)
+		// where is named only for a handler that exported something:
+		// naming it looks the handler's dialect up, and a failed lookup
+		// builds its message, which a call of one handler paid for
+		// nothing (seven page faults).
+		exports, where := r.Exports, ""
 		if r.Output.Env != nil && !answers {
 			where = "its env answer"
 			// A hook that answers its variables (Cursor's env), under
@@ -37,6 +41,9 @@ func (c *call) applyExports(results []run.Result) {
 		}
 		if exports == nil {
 			continue
+		}
+		if where == "" {
+			where = envFileVar(r)
 		}
 		// For notes: the file itself is handed on as written.
 		what := "its exports"
@@ -75,6 +82,9 @@ func (c *call) applyExports(results []run.Result) {
 
 // envFileVar names the variable a handler's env file was given under.
 func envFileVar(r *run.Result) string {
+	if r.Hook.Dialect == "" {
+		return "its env file"
+	}
 	if d, err := dialect.Lookup(r.Hook.Dialect); err == nil && d.Dialect.EnvFile != "" {
 		return d.Dialect.EnvFile
 	}

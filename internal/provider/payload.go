@@ -96,6 +96,11 @@ func InputObject(raw []byte) []byte {
 	return []byte("{}")
 }
 
+// manyNames is how many names of one object duplicateNames compares one by
+// one before it puts them in a map: a comparison of strings of other
+// lengths costs less than hashing, and the scan stays linear in doc.
+const manyNames = 32
+
 // duplicateNames reports whether an object anywhere in doc has a member
 // name twice, in one pass over doc (strings are skipped with
 // bytes.IndexByte). Names are compared unescaped: "comm\u0061nd" is
@@ -105,13 +110,18 @@ func duplicateNames(doc []byte) bool {
 	// hundreds of thousands deep. The names of the objects open are kept
 	// in one slice, each object's from its start on (a nested object's
 	// are dropped when it closes); an object with many names gets a map.
+	// Both slices start on the goroutine's stack, sized for a payload's
+	// usual depth and a tool's usual dozen names: growing them and the
+	// map of the top-level object was most of what reading a payload
+	// allocated on every call.
 	type level struct {
 		object, wantName bool
 		start            int                 // where its names begin in names
 		set              map[string]struct{} // its names, once there are many
 	}
-	var stack []level
-	var names []string
+	var stackBuf [16]level
+	var nameBuf [64]string
+	stack, names := stackBuf[:0], nameBuf[:0]
 	for i := 0; i < len(doc); i++ {
 		switch doc[i] {
 		case '"':
@@ -134,7 +144,7 @@ func duplicateNames(doc []byte) bool {
 					top.set[name] = struct{}{}
 				case slices.Contains(own, name):
 					return true
-				case len(own) < 8:
+				case len(own) < manyNames:
 					names = append(names, name)
 				default:
 					top.set = make(map[string]struct{}, 2*len(own))
@@ -264,7 +274,12 @@ func members(doc []byte) map[string]span {
 		if kend < 0 {
 			return nil
 		}
-		name := gjson.ParseBytes(doc[i:kend]).Str
+		// A name without escapes is read in place, as duplicateNames
+		// reads it: doc never changes.
+		name := view(doc[i+1 : kend-1])
+		if bytes.IndexByte(doc[i:kend], '\\') >= 0 {
+			name = gjson.ParseBytes(doc[i:kend]).Str
+		}
 		if i = skipSpace(doc, kend); i >= len(doc) || doc[i] != ':' {
 			return nil
 		}

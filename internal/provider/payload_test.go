@@ -161,6 +161,25 @@ func TestDuplicateScanLinear(t *testing.T) {
 	}
 }
 
+// Every call reads its payload: a tool's usual payload, a dozen members
+// and nested objects with no name twice, costs the map of its members
+// (its names read in place) and nothing for the duplicate scan: 23
+// allocations before the scan's lists started on the stack.
+func TestPayloadAllocs(t *testing.T) {
+	raw := []byte(`{"session_id":"5c1e4a0e","transcript_path":"/home/dev/t.jsonl","cwd":"/home/dev/proj",` +
+		`"prompt_id":"8e2d4c1a","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash",` +
+		`"tool_input":{"command":"rm -rf /","description":"Clean everything"},"tool_use_id":"toolu_01",` +
+		`"effort":{"level":"medium"},"model":"m","agent_id":"a","agent_type":"t"}`)
+	n := testing.AllocsPerRun(20, func() {
+		p := provider.NewPayload(raw, nil)
+		if !p.IsObject() || p.Get("tool_input.command").String() != "rm -rf /" {
+			t.Fatal("payload misread")
+		}
+	})
+	assert.LessOrEqual(t, n, 5.0)
+	assert.Equal(t, []string{"b", "c"}, provider.NewPayload([]byte(`{"c":1,"b":2,"c":3}`), nil).Keys())
+}
+
 // FuzzLastWins: a document without a repeated name comes back as it is;
 // one with repeated names comes back without them, or as nil when it
 // cannot be decoded; and a payload reads every path of the result as
