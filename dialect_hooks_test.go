@@ -204,7 +204,8 @@ func TestDialectPayloads(t *testing.T) {
 				// member as the tool reads it (NewPayload).
 				require.Equal(t, provider.NewPayload(s.Raw, nil).Raw, doc, name)
 			case k != "":
-				require.Equal(t, c.Native, gjson.GetBytes(doc, k).Str, name)
+				// Spelt as the tool sends it (Grok: snake_case).
+				require.Equal(t, d.Dialect.EventSpelling(c.Native), gjson.GetBytes(doc, k).Str, name)
 			}
 		}
 	}

@@ -95,7 +95,7 @@ var initAllowance = map[string]initCost{
 	// behind a sync.Once: sync.OnceValue and sync.OnceFunc allocate their
 	// closure at start, and a map literal is built at start. Judged
 	// without the floor of initSlack (ownPackage).
-	"github.com/hookshim/hookshim/internal/provider": {2496, 27, "the table of tools, read by every call"},
+	"github.com/hookshim/hookshim/internal/provider": {2880, 27, "the table of tools, read by every call (its signals, VS Code's Agent Host envelope included)"},
 }
 
 // ownPackage reports whether pkg is hookshim's: its entries are judged
