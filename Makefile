@@ -38,7 +38,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 # Every fuzz target, as PACKAGE:NAME.
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
-	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/rule:FuzzLiterals ./internal/shellcmd:FuzzCommands ./internal/policy:FuzzPolicies \
+	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/rule:FuzzLiterals ./internal/shellcmd:FuzzCommands ./internal/shellcmd:FuzzPowerShell ./internal/policy:FuzzPolicies \
 	./internal/patch:FuzzParse
 
 # Go's fuzzing engine sometimes ends a run whose time is up with "context
