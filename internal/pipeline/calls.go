@@ -110,27 +110,23 @@ func (c *call) adopt(sub *Record, first bool) {
 	if c.rec.Call == "" {
 		c.rec.Call = sub.Call
 	}
-	for _, m := range sub.Matched {
-		if !slices.Contains(c.rec.Matched, m) {
-			c.rec.Matched = append(c.rec.Matched, m)
-		}
-	}
-	for _, r := range sub.Redact {
-		if !slices.Contains(c.rec.Redact, r) {
-			c.rec.Redact = append(c.rec.Redact, r)
-		}
-	}
+	c.rec.Matched = appendMissing(c.rec.Matched, sub.Matched)
+	c.rec.Redact = appendMissing(c.rec.Redact, sub.Redact)
 	c.rec.Results = append(c.rec.Results, sub.Results...)
-	for _, p := range sub.Problems {
-		if !slices.Contains(c.rec.Problems, p) {
-			c.rec.Problems = append(c.rec.Problems, p)
+	c.rec.Problems = appendMissing(c.rec.Problems, sub.Problems)
+	c.rec.Notes = appendMissing(c.rec.Notes, sub.Notes)
+}
+
+// appendMissing appends to dst each of src that dst does not hold yet:
+// every call of an envelope finds the same configs, and their matches,
+// problems and notes come once.
+func appendMissing[T comparable](dst, src []T) []T {
+	for _, x := range src {
+		if !slices.Contains(dst, x) {
+			dst = append(dst, x)
 		}
 	}
-	for _, n := range sub.Notes {
-		if !slices.Contains(c.rec.Notes, n) {
-			c.rec.Notes = append(c.rec.Notes, n)
-		}
-	}
+	return dst
 }
 
 // callName names call i of a payload for a reason the model and the user
