@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"hash"
 	"slices"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/wire"
 	"github.com/tidwall/gjson"
@@ -90,14 +93,14 @@ func (c *canon) value(b []byte) {
 			if end < 0 {
 				end = len(b) // valid JSON closes it
 			}
-			s := unquote(b[i:end])
+			q := b[i+1 : end-1]
 			i = end
 			if f := c.top(); f != nil && f.object && !f.keyed {
-				f.key, f.keyed = s, true
+				f.key, f.keyed = unquote(q), true
 				f.h.Reset()
 				continue
 			}
-			c.scalar('s', s)
+			c.str(q)
 		default: // a number, true, false or null
 			j := i
 			for j < len(b) && !delimiter(b[j]) {
@@ -156,6 +159,25 @@ func (c *canon) scalar(kind byte, s []byte) {
 	c.done()
 }
 
+// str writes a string's value: its length, then its bytes, decoded from
+// the quoted text q in pieces as they are written. A tool's output can
+// be a 10 MiB string full of escapes; decoded into a buffer of its own,
+// each copy was 10 MiB of memory never touched before, a page fault per
+// 4 KiB, for every string and every copy.
+func (c *canon) str(q []byte) {
+	if bytes.IndexByte(q, '\\') < 0 {
+		c.scalar('s', q)
+		return
+	}
+	n := 0
+	decode(q, func(p []byte) { n += len(p) })
+	w := c.writer()
+	c.buf[0] = 's'
+	w.Write(binary.AppendUvarint(c.buf[:1], uint64(n)))
+	decode(q, func(p []byte) { w.Write(p) })
+	c.done()
+}
+
 // closeObject writes the object to its enclosing writer: '{', the count of
 // its members, then each member's key and sum in key order.
 func (c *canon) closeObject() {
@@ -187,14 +209,90 @@ func (c *canon) closeObject() {
 
 func compareKeys(a, b member) int { return bytes.Compare(a.key, b.key) }
 
-// unquote is a JSON string's value. Strings without escapes, the common
-// case, are their bytes as sent.
+// unquote is the value of a string's quoted text q (an object's key).
+// Strings without escapes, the common case, are their bytes as sent.
 func unquote(q []byte) []byte {
-	s := q[1 : len(q)-1]
-	if bytes.IndexByte(s, '\\') < 0 {
-		return s
+	if bytes.IndexByte(q, '\\') < 0 {
+		return q
 	}
-	return []byte(gjson.ParseBytes(q).Str)
+	var v []byte
+	decode(q, func(p []byte) { v = append(v, p...) })
+	return v
+}
+
+// decode hands f the value of a valid JSON string's quoted text q, in
+// pieces: each run without escapes as it is in q, each escape decoded
+// (RFC 8259, section 7). A \u escape of half a UTF-16 surrogate pair
+// that has no other half is U+FFFD, as gjson decodes it; what matters
+// here is only that one value has one spelling.
+func decode(q []byte, f func([]byte)) {
+	var r [utf8.UTFMax]byte
+	for len(q) > 0 {
+		k := bytes.IndexByte(q, '\\')
+		if k < 0 {
+			f(q)
+			return
+		}
+		if k > 0 {
+			f(q[:k])
+		}
+		if k+1 >= len(q) {
+			return // not valid JSON; the caller checked
+		}
+		c, n := q[k+1], 2
+		switch c {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'u':
+			ch, used := decodeU(q[k:])
+			f(utf8.AppendRune(r[:0], ch))
+			q = q[k+used:]
+			continue
+		}
+		// '"', '\\', '/' stand for themselves.
+		r[0] = c
+		f(r[:1])
+		q = q[k+n:]
+	}
+}
+
+// decodeU decodes the \uXXXX escape at the start of q, with the second
+// half of a surrogate pair when one follows, and says how many bytes it
+// used.
+func decodeU(q []byte) (rune, int) {
+	hi, ok := hex4(q)
+	if !ok {
+		return utf8.RuneError, min(len(q), 6)
+	}
+	if !utf16.IsSurrogate(hi) {
+		return hi, 6
+	}
+	if lo, ok := hex4(q[6:]); ok {
+		if r := utf16.DecodeRune(hi, lo); r != utf8.RuneError {
+			return r, 12
+		}
+	}
+	return utf8.RuneError, 6
+}
+
+// hex4 reads the four hex digits of a \uXXXX escape at the start of q.
+func hex4(q []byte) (rune, bool) {
+	if len(q) < 6 || q[0] != '\\' || q[1] != 'u' {
+		return 0, false
+	}
+	var v [2]byte
+	if _, err := hex.Decode(v[:], q[2:6]); err != nil {
+		return 0, false
+	}
+	return rune(v[0])<<8 | rune(v[1]), true
 }
 
 func delimiter(c byte) bool {
