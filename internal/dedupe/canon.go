@@ -223,8 +223,9 @@ func unquote(q []byte) []byte {
 // decode hands f the value of a valid JSON string's quoted text q, in
 // pieces: each run without escapes as it is in q, each escape decoded
 // (RFC 8259, section 7). A \u escape of half a UTF-16 surrogate pair
-// that has no other half is U+FFFD, as gjson decodes it; what matters
-// here is only that one value has one spelling.
+// that has no other half is U+FFFD, as encoding/json decodes it (gjson
+// also drops the escape after it); what matters here is only that one
+// value has one spelling.
 func decode(q []byte, f func([]byte)) {
 	var r [utf8.UTFMax]byte
 	for len(q) > 0 {

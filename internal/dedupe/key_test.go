@@ -3,16 +3,21 @@ package dedupe
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/hookshim/hookshim/internal/config"
 	"github.com/hookshim/hookshim/internal/event"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 func canonical(b string) [sha256.Size]byte {
@@ -37,6 +42,8 @@ func TestCanonicalSpellings(t *testing.T) {
 		{`"\ud83d\ude00!"`, `"😀!"`},
 		{`"\u00E9"`, `"\u00e9"`},
 		{`"\ud83d x"`, `"\ufffd x"`}, // half a surrogate pair
+		{`"\ud83d\u0041"`, `"\ufffdA"`},
+		{`"\ud83d\ud83d\ude00"`, `"\ufffd😀"`},
 		{`{"\u00e9":"\u00e9"}`, `{"é":"é"}`},
 	} {
 		require.Equal(t, canonical(c.a), canonical(c.b), "%s and %s", c.a, c.b)
@@ -302,4 +309,36 @@ func TestKeyHoldsEverythingTheCallIsAbout(t *testing.T) {
 			require.NotEqual(t, base, key(change), "%s, call id %q", name, callID)
 		}
 	}
+}
+
+// The key decodes a string as gjson does: every spelling of one value,
+// escaped or not, is that value.
+func FuzzDecodeIsGjsonsValue(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\nb\t\"c\\", "é😀", "\x01\x1f", "\\u0041", "line\n" + strings.Repeat("x", 300)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			t.Skip()
+		}
+		var esc strings.Builder // every character as \u escapes
+		esc.WriteByte('"')
+		for _, r := range s {
+			if r > 0xffff {
+				hi, lo := utf16.EncodeRune(r)
+				fmt.Fprintf(&esc, `\u%04x\u%04x`, hi, lo)
+				continue
+			}
+			fmt.Fprintf(&esc, `\u%04X`, r)
+		}
+		esc.WriteByte('"')
+		plain, err := json.Marshal(s)
+		require.NoError(t, err)
+		for _, q := range [][]byte{plain, []byte(esc.String())} {
+			var got []byte
+			decode(q[1:len(q)-1], func(p []byte) { got = append(got, p...) })
+			require.Equal(t, gjson.ParseBytes(q).Str, string(got), "%s", q)
+			require.Equal(t, canonical(string(plain)), canonical(string(q)), "%s", q)
+		}
+	})
 }
