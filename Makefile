@@ -39,7 +39,7 @@ update-goldens: ## rewrite testdata/payloads/*/*.golden and docs/providers.md af
 FUZZ_TARGETS := .:FuzzDetectNormalize .:FuzzConfig .:FuzzRespond \
 	./internal/provider:FuzzPayload ./internal/install:FuzzJSONCEdit ./internal/wire:FuzzQuote \
 	./internal/remote:FuzzAnswer ./internal/rule:FuzzRule ./internal/rule:FuzzLiterals ./internal/shellcmd:FuzzCommands ./internal/shellcmd:FuzzPowerShell ./internal/policy:FuzzPolicies \
-	./internal/patch:FuzzParse
+	./internal/patch:FuzzParse ./internal/dedupe:FuzzDecodeIsGjsonsValue
 
 # Go's fuzzing engine sometimes ends a run whose time is up with "context
 # deadline exceeded" and no failing input: that run is tried once more. A
