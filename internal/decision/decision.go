@@ -5,6 +5,7 @@ package decision
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,7 +224,7 @@ func Merge(outs []Output) Verdict {
 			v.Decision = o.Decision
 		}
 		if o.Reason != "" {
-			reasons[o.Decision] = append(reasons[o.Decision], o.Reason)
+			reasons[o.Decision] = addReason(reasons[o.Decision], o.Reason)
 		}
 		if o.Context != "" {
 			contexts = append(contexts, o.Context)
@@ -263,6 +264,53 @@ func Merge(outs []Output) Verdict {
 	v.SystemMessage = strings.Join(messages, "\n")
 	v.StopReason = strings.Join(stopReasons, "; ")
 	return v
+}
+
+// addReason adds r to the reasons of one decision, each distinct reason
+// once: a reason given again is not repeated, and one that differs from
+// an earlier one only in the built-in policy named at its end (policy's
+// Eval ends its reasons with " (hookshim/NAME)") names that policy with
+// the earlier one's: every policy that cannot read a line says the same,
+// and "… (hookshim/destructive-shell, hookshim/pipe-to-shell)" is read
+// once.
+func addReason(reasons []string, r string) []string {
+	text, by := policySuffix(r)
+	for i, e := range reasons {
+		if e == r {
+			return reasons
+		}
+		if by == "" {
+			continue
+		}
+		if t, names := policySuffix(e); t == text && names != "" {
+			all := strings.Split(names, ", ")
+			for _, n := range strings.Split(by, ", ") {
+				if !slices.Contains(all, n) {
+					all = append(all, n)
+				}
+			}
+			reasons[i] = t + " (" + strings.Join(all, ", ") + ")"
+			return reasons
+		}
+	}
+	return append(reasons, r)
+}
+
+// policySuffix splits a reason that ends with the built-in policies that
+// gave it, " (hookshim/a, hookshim/b)", into its text and those names;
+// names is "" for any other reason.
+func policySuffix(r string) (text, names string) {
+	i := strings.LastIndex(r, " (hookshim/")
+	if i < 0 || !strings.HasSuffix(r, ")") {
+		return r, ""
+	}
+	names = r[i+2 : len(r)-1]
+	for _, n := range strings.Split(names, ", ") {
+		if !strings.HasPrefix(n, "hookshim/") || strings.ContainsAny(n, " ()") {
+			return r, ""
+		}
+	}
+	return r[:i], names
 }
 
 // mergeEnv is a's variables with b's set over them: config order, as the

@@ -66,6 +66,53 @@ func TestMerge(t *testing.T) {
 	require.Equal(t, None, v.Decision, "silence is no opinion, not allow")
 }
 
+// Each distinct reason is read once: several built-in policies that
+// cannot read a line say the same, and are named together.
+func TestMergeReasonsOnce(t *testing.T) {
+	const unread = "this command line could not be read to its end (1:6: x); check it by hand"
+	for _, tc := range []struct {
+		name string
+		outs []Output
+		kind Kind
+		want string
+	}{
+		{"policies named together", []Output{
+			{Handler: "a", Decision: Ask, Reason: unread + " (hookshim/destructive-shell)"},
+			{Handler: "b", Decision: Ask, Reason: unread + " (hookshim/pipe-to-shell)"},
+			{Handler: "c", Decision: Ask, Reason: unread + " (hookshim/git-discard)"},
+		}, Ask, unread + " (hookshim/destructive-shell, hookshim/pipe-to-shell, hookshim/git-discard)"},
+		{"distinct reasons kept, in config order", []Output{
+			{Handler: "a", Decision: Ask, Reason: unread + " (hookshim/destructive-shell)"},
+			{Handler: "b", Decision: Ask, Reason: "`git push -f` may force-push a protected branch (hookshim/protected-branches)"},
+			{Handler: "c", Decision: Ask, Reason: unread + " (hookshim/pipe-to-shell)"},
+			{Handler: "d", Decision: Ask, Reason: "confirm"},
+		}, Ask, unread + " (hookshim/destructive-shell, hookshim/pipe-to-shell); `git push -f` may force-push a protected branch (hookshim/protected-branches); confirm"},
+		{"the same policy twice (two hooks) is named once", []Output{
+			{Handler: "a", Decision: Ask, Reason: unread + " (hookshim/destructive-shell)"},
+			{Handler: "b", Decision: Ask, Reason: unread + " (hookshim/destructive-shell)"},
+		}, Ask, unread + " (hookshim/destructive-shell)"},
+		{"a handler's reason given twice", []Output{
+			{Handler: "a", Decision: Deny, Reason: "no"},
+			{Handler: "b", Decision: Deny, Reason: "no"},
+		}, Deny, "no"},
+		{"a deny's reasons only, the asks' dropped as before", []Output{
+			{Handler: "a", Decision: Ask, Reason: unread + " (hookshim/destructive-shell)"},
+			{Handler: "b", Decision: Deny, Reason: "`rm -rf /` would delete the root folder (hookshim/destructive-shell)"},
+			{Handler: "c", Decision: Ask, Reason: unread + " (hookshim/pipe-to-shell)"},
+		}, Deny, "`rm -rf /` would delete the root folder (hookshim/destructive-shell)"},
+		{"parentheses that name no policy are text", []Output{
+			{Handler: "a", Decision: Deny, Reason: "tests failed (3 of 10)"},
+			{Handler: "b", Decision: Deny, Reason: "tests failed (2 of 10)"},
+		}, Deny, "tests failed (3 of 10); tests failed (2 of 10)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Merge(tc.outs)
+			require.Equal(t, tc.kind, v.Decision)
+			require.Equal(t, tc.want, v.Reason)
+		})
+	}
+}
+
 func TestMergeRewrites(t *testing.T) {
 	v := Merge([]Output{
 		{Handler: "a", UpdatedInput: []byte(`{"command":"ls","x":[1,2]}`)},

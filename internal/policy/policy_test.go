@@ -393,6 +393,31 @@ func TestUnsure(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown parameter "unsure"`)
 }
 
+// TestUnsureOnce: every shell policy says the same of a line none can
+// read, and the merged answer says it once, naming them all; it holds
+// only while Eval ends a reason with the policy's name in parentheses,
+// which decision.Merge reads.
+func TestUnsureOnce(t *testing.T) {
+	var outs []decision.Output
+	var names []string
+	for _, s := range pack() {
+		if !readsShell(s.Info) {
+			continue
+		}
+		p, err := Compile(s.Name, nil)
+		require.NoError(t, err)
+		o := p.Eval(eventFor(Example{Tool: event.ToolShell, Text: `echo "unclosed`}, nil))
+		require.True(t, strings.HasSuffix(o.Reason, " ("+s.Name+")"), o.Reason)
+		outs = append(outs, o)
+		names = append(names, s.Name)
+	}
+	require.Greater(t, len(outs), 1)
+	v := decision.Merge(outs)
+	assert.Equal(t, ask, v.Decision)
+	assert.Equal(t, 1, strings.Count(v.Reason, "could not be read"), v.Reason)
+	assert.True(t, strings.HasSuffix(v.Reason, " ("+strings.Join(names, ", ")+")"), v.Reason)
+}
+
 // deepEval is rm -rf / inside n evals, each quoting the next.
 func deepEval(n int) string {
 	s := "rm -rf /"
