@@ -78,6 +78,7 @@ type psScope struct {
 	sudo          bool
 	parent, inArg int
 	dir           *psDir
+	text          string // the statement being read, as written: Command.Text
 }
 
 func (r *psReader) fail(depth int, msg string) {
@@ -132,6 +133,7 @@ type psToken struct {
 	kind int
 	word psWord
 	op   string // redirection operator
+	at   int    // where it starts in the program
 }
 
 // lexer turns a program into tokens; it stops at the first construct it
@@ -172,7 +174,10 @@ func (l *psLexer) next(atCommand bool) (psToken, bool) {
 			}
 			l.i += end + 4
 		default:
-			return l.token(atCommand)
+			at := l.i
+			t, ok := l.token(atCommand)
+			t.at = at
+			return t, ok
 		}
 	}
 	return psToken{}, false
@@ -527,8 +532,10 @@ func (r *psReader) program(src string, s psScope) {
 	var cmd []psToken
 	call := false
 	pipe, pos := r.newPipe(), 0
+	start, end := 0, 0 // the statement's text in src
 	flush := func() {
 		if len(cmd) > 0 || call {
+			s.text = src[start:end]
 			r.statement(cmd, call, pipe, pos, s)
 			pos++
 		}
@@ -550,9 +557,15 @@ func (r *psReader) program(src string, s psScope) {
 			}
 			flush()
 		case tCall:
-			call = true
+			if len(cmd) == 0 && !call {
+				start = t.at
+			}
+			call, end = true, l.i
 		default:
-			cmd = append(cmd, t)
+			if len(cmd) == 0 && !call {
+				start = t.at
+			}
+			cmd, end = append(cmd, t), l.i
 		}
 	}
 	if l.fail != "" {
@@ -675,7 +688,7 @@ func psName(s string) string {
 // emit adds one command; what it runs in blocks given to it is read next.
 func (r *psReader) emit(args []psWord, pipe, pos int, redirs []Redirect, s psScope) int {
 	c := Command{Pipeline: pipe, Parent: s.parent, InArg: s.inArg, Sudo: s.sudo, Via: s.via, Redirects: redirs,
-		Dir: s.dir.dir, DirUnknown: s.dir.unknown}
+		Dir: s.dir.dir, DirUnknown: s.dir.unknown, Text: s.text}
 	for _, a := range args {
 		c.Args = append(c.Args, a.text)
 		c.Dynamic = append(c.Dynamic, a.dynamic)

@@ -468,20 +468,25 @@ func (r *psReader) cmdProgram(src string, s psScope) {
 	var words []psWord
 	var redirs []Redirect
 	pipe, pos := r.newPipe(), 0
-	flush := func() {
+	start := -1 // where the command starts in src
+	flush := func(end int) {
 		if len(words) > 0 {
+			s.text = strings.TrimRight(src[start:end], " \t\f\v")
 			r.cmdCommand(words, pipe, pos, redirs, s)
 			pos++
 		}
-		words, redirs = nil, nil
+		words, redirs, start = nil, nil, -1
 	}
 	for i := 0; i < len(src) && r.err == nil; {
 		c := src[i]
+		if start < 0 && !isSpace(c) && c != '&' && c != '|' && c != '\n' && c != '\r' {
+			start = i
+		}
 		switch {
 		case isSpace(c):
 			i++
 		case c == '&' || c == '|' || c == '\n' || c == '\r':
-			flush()
+			flush(i)
 			if c != '|' || i+1 < len(src) && src[i+1] == '|' {
 				pipe, pos = r.newPipe(), 0
 			}
@@ -522,7 +527,7 @@ func (r *psReader) cmdProgram(src string, s psScope) {
 			i += n
 		}
 	}
-	flush()
+	flush(len(src))
 }
 
 // cmdWord reads one cmd.exe word from the start of s, and its length.

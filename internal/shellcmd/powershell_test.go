@@ -113,6 +113,41 @@ func TestPowerShell(t *testing.T) {
 	}
 }
 
+// TestPowerShellText: each command keeps its text as the line wrote it,
+// so that a reason can quote what the agent wrote rather than the
+// reading; a nested program's commands keep theirs as given to the
+// program that runs them.
+func TestPowerShellText(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{`Remove-Item -Recurse -Force C:\`, []string{`Remove-Item -Recurse -Force C:\`}},
+		{"  rm -r -fo C:\\Users\\dev  # gone\n", []string{`rm -r -fo C:\Users\dev`}},
+		{`Set-Location C:\;Remove-Item -Recurse *  ;  git status`, []string{`Set-Location C:\`, `Remove-Item -Recurse *`, `git status`}},
+		{`Get-ChildItem C:\ | Remove-Item -Recurse -Force > out.txt`, []string{`Get-ChildItem C:\`, `Remove-Item -Recurse -Force > out.txt`}},
+		{`& 'C:\Program Files\Git\cmd\git.exe' push -f`, []string{`& 'C:\Program Files\Git\cmd\git.exe' push -f`}},
+		{"Remove-Item `\n  -Recurse C:\\x", []string{"Remove-Item `\n  -Recurse C:\\x"}},
+		{`cmd /c "rd /s /q C:\Windows & del /s C:\x"`, []string{`cmd /c "rd /s /q C:\Windows & del /s C:\x"`, `rd /s /q C:\Windows`, `del /s C:\x`}},
+		{`powershell -Command "Remove-Item -Recurse -Force C:\"`, []string{`powershell -Command "Remove-Item -Recurse -Force C:\"`, `Remove-Item -Recurse -Force C:\`}},
+		{`Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }`, []string{`Get-ChildItem`, `ForEach-Object { Remove-Item $_ -Recurse }`, `Remove-Item $_ -Recurse`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := PowerShellCommands(tt.line)
+			require.NoError(t, err)
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.Text)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	cs, err := Commands("rm -rf /")
+	require.NoError(t, err)
+	assert.Empty(t, cs[0].Text, "a bash command's Args are its words")
+}
+
 // TestPowerShellUnreadable: what the reader cannot be sure of ends the
 // reading with a ParseError, so that policies answer unsure.
 func TestPowerShellUnreadable(t *testing.T) {

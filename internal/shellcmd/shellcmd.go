@@ -78,6 +78,13 @@ type Command struct {
 	// run time (`cd "$X"`, `cd -`, `popd`).
 	Dir        string
 	DirUnknown bool
+	// Text is the command as the line wrote it, when Args are a reading of
+	// it rather than its words: a PowerShell command, whose cmdlets are
+	// read as the POSIX programs they stand for (`Remove-Item -Recurse
+	// -Force C:\` has Args rm -r -f -- C:/), from its first word to its
+	// last (a cmd.exe command's as cmd /c was given it). "" for a bash
+	// command, whose Args are its words.
+	Text string
 	// Program is set when the command runs a program whose text is known
 	// only at run time: ProgramArg (`bash -c "$X"`, `eval "$(…)"`),
 	// ProgramStdin (a shell reading a pipe or a here-document that is not
