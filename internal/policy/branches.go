@@ -133,7 +133,7 @@ func protected(ev *event.Event, branches globs) string {
 				return ""
 			}
 			if b, ok := branch(g); ok && branches.match(b) {
-				return show(r.cmd.Args) + " discards commits and changes on the protected branch " + b
+				return said(r.cmd) + " discards commits and changes on the protected branch " + b
 			}
 		case "push":
 			return push(g, branches, func() (string, bool) { return branch(g) })
@@ -156,7 +156,7 @@ func eachGit(ev *event.Event, about string, fn func(r shellRun, g gitCall) strin
 		}
 		f := ""
 		if why := g.unreadable(); why != "" {
-			f = unsure + show(r.cmd.Args) + " " + why + "; " + about
+			f = unsure + said(r.cmd) + " " + why + "; " + about
 		} else {
 			f = fn(r, g)
 		}
@@ -233,7 +233,7 @@ func push(g gitCall, branches globs, current func() (string, bool)) string {
 	// --force-if-includes alone forces nothing: git ignores it without
 	// --force-with-lease.
 	forced := mirror || o.has("force") || o.has("force-with-lease")
-	cmd := show(g.cmd.Args)
+	cmd := said(g.cmd)
 	var refspecs []string
 	if len(o.ops) > 1 {
 		refspecs = o.ops[1:]

@@ -186,14 +186,14 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 		return ""
 	}
 	if c.Program != "" && (slices.Contains(c.Via, "xargs") || slices.Contains(c.Via, "parallel")) {
-		return unsure + show(args) + " runs commands it reads from its input when it runs; check them by hand"
+		return unsure + said(c) + " runs commands it reads from its input when it runs; check them by hand"
 	}
 	danger := func(cwd string, idx []int) string {
 		for _, i := range idx {
 			if i < 0 { // find's default starting point
 				if cwd != "" {
 					if why := vital(expand(".", cwd), project); why != "" && !allow.match(expand(".", cwd)) {
-						return show(args) + " would " + verb(name) + " " + why
+						return said(c) + " would " + verb(name) + " " + why
 					}
 				}
 				continue
@@ -204,25 +204,25 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 				// empty, it names a vital folder (`"$DIR"/`, `~/$X`).
 				u := c.Unset[i]
 				if why := windowsVital(u, cwd, project); why != "" && !allow.match(u) {
-					return unsure + show(args) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
+					return unsure + said(c) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
 				}
 				if u == "" || cwd == "" && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "~") && !strings.HasPrefix(u, "$HOME") {
 					continue
 				}
 				if p := expand(u, cwd); !allow.match(p) {
 					if why := vital(p, project); why != "" {
-						return unsure + show(args) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
+						return unsure + said(c) + " deletes a path known only when it runs; if its variables are empty it would " + verb(name) + " " + why
 					}
 				}
 				continue
 			}
 			if why := windowsVital(t, cwd, project); why != "" && !allow.match(t) {
-				return show(args) + " would " + verb(name) + " " + why
+				return said(c) + " would " + verb(name) + " " + why
 			}
 			if cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
 				// The folder is known only at run time.
 				if t == "*" || t == "." || t == ".*" || t == ".." || strings.HasPrefix(t, "../") {
-					return unsure + show(args) + " runs in a folder known only at run time; check it by hand"
+					return unsure + said(c) + " runs in a folder known only at run time; check it by hand"
 				}
 				continue
 			}
@@ -231,7 +231,7 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 				continue
 			}
 			if why := vital(p, project); why != "" {
-				return show(args) + " would " + verb(name) + " " + why
+				return said(c) + " would " + verb(name) + " " + why
 			}
 		}
 		return ""
@@ -241,13 +241,13 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 	case name == "rm":
 		rec, noPreserve := recursive(args[1:], rmLongs)
 		if noPreserve {
-			return show(args) + " deletes from the root folder"
+			return said(c) + " deletes from the root folder"
 		}
 		if rec {
 			if f := danger(r.cwd, ops); f != "" || !fromInput(c, ops) {
 				return f
 			}
-			return unsure + show(args) + " deletes paths it reads from its input when it runs; check them by hand"
+			return unsure + said(c) + " deletes paths it reads from its input when it runs; check them by hand"
 		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		if rec, _ := recursive(args[1:], chmodLongs); rec && len(ops) > 1 {
@@ -279,32 +279,32 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 	case name == "dd":
 		for _, a := range args[1:] {
 			if of, ok := strings.CutPrefix(a, "of="); ok && blockDevice(of) {
-				return show(args) + " overwrites the disk " + of
+				return said(c) + " overwrites the disk " + of
 			}
 		}
 	case name == "format-volume" || name == "clear-disk" || name == "initialize-disk" || name == "remove-partition":
 		// PowerShell's Storage cmdlets, as its reading names them.
-		return show(args) + " erases a disk"
+		return said(c) + " erases a disk"
 	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "newfs" || name == "mkswap":
-		return show(args) + " formats a disk"
+		return said(c) + " formats a disk"
 	case name == "diskutil":
 		for _, a := range args[1:] {
 			switch strings.ToLower(a) {
 			case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase":
-				return show(args) + " erases a disk"
+				return said(c) + " erases a disk"
 			}
 		}
 	case name == "shred" || name == "wipefs" || name == "blkdiscard" || name == "fdisk" || name == "sfdisk" ||
 		name == "parted" || name == "gdisk" || name == "sgdisk" || name == "cfdisk":
 		for _, i := range ops {
 			if blockDevice(args[i]) {
-				return show(args) + " overwrites the disk " + args[i]
+				return said(c) + " overwrites the disk " + args[i]
 			}
 		}
 	}
 	for _, rd := range c.Redirects {
 		if strings.Contains(rd.Op, ">") && blockDevice(rd.Target) {
-			return show(args) + " > " + rd.Target + " overwrites the disk"
+			return said(c) + " > " + rd.Target + " overwrites the disk"
 		}
 	}
 	return ""
@@ -336,7 +336,7 @@ func deletesOutside(c shellcmd.Command, cwd string, roots []int, project string,
 				continue
 			}
 		}
-		return show(c.Args) + " would delete files outside the project, in " + p
+		return said(c) + " would delete files outside the project, in " + p
 	}
 	return ""
 }

@@ -111,7 +111,7 @@ func pipeShell(ev *event.Event) string {
 			continue
 		}
 		if c.Program == shellcmd.ProgramStdin && downloads[c.Pipeline] {
-			return show(c.Args) + " runs a script piped in from a download" // sudo -s, su
+			return said(c) + " runs a script piped in from a download" // sudo -s, su
 		}
 		for _, rd := range c.Redirects {
 			if rd.Op == "<" && saved[strings.TrimPrefix(rd.Target, "./")] && (c.Program != "" || slices.Contains(interpreters, name)) {
@@ -121,16 +121,16 @@ func pipeShell(ev *event.Event) string {
 		if !slices.Contains(interpreters, name) && !(name == "source" || name == ".") {
 			// ./x.sh after the download of x.sh
 			if len(c.Args) > 0 && saved[strings.TrimPrefix(c.Args[0], "./")] {
-				return show(c.Args) + " runs " + c.Args[0] + ", downloaded just before"
+				return said(c) + " runs " + c.Args[0] + ", downloaded just before"
 			}
 			continue
 		}
 		if downloads[c.Pipeline] && (readsStdin(c) || c.Program == shellcmd.ProgramStdin) {
-			return show(c.Args) + " runs a script piped in from a download"
+			return said(c) + " runs a script piped in from a download"
 		}
 		for _, op := range operands(c.Args[1:]) {
 			if saved[strings.TrimPrefix(op, "./")] {
-				return show(c.Args) + " runs " + op + ", downloaded just before"
+				return said(c) + " runs " + op + ", downloaded just before"
 			}
 			break
 		}
@@ -144,13 +144,13 @@ func runsOutput(parent, child shellcmd.Command) string {
 	pname := parent.Name()
 	switch {
 	case child.InArg == 0 && (via == "$()" || via == "``"):
-		return "the output of " + show(child.Args) + " is run as a command"
+		return "the output of " + said(child) + " is run as a command"
 	case via == "<()" && (slices.Contains(interpreters, pname) || pname == "source" || pname == "."):
-		return show(parent.Args) + " runs a script read from a download"
+		return said(parent) + " runs a script read from a download"
 	case child.InArg > 0 && parent.Program == shellcmd.ProgramArg:
-		return show(parent.Args) + " runs code downloaded by " + show(child.Args)
+		return said(parent) + " runs code downloaded by " + said(child)
 	case child.InArg > 0 && slices.Contains(interpreters, pname) && slices.Contains(codeFlags, parent.Args[child.InArg-1]):
-		return show(parent.Args) + " runs code downloaded by " + show(child.Args)
+		return said(parent) + " runs code downloaded by " + said(child)
 	}
 	return ""
 }
@@ -266,10 +266,10 @@ func urlInstall(ev *event.Event, allow []string) string {
 		pkgs, manager := installed(c)
 		for _, p := range pkgs {
 			if saved[strings.TrimPrefix(p, "./")] {
-				return show(c.Args) + " installs " + p + ", downloaded just before"
+				return said(c) + " installs " + p + ", downloaded just before"
 			}
 			if remote(p, manager) && !allowedURL(p, allow) {
-				return show(c.Args) + " installs " + p + " from outside the package registry"
+				return said(c) + " installs " + p + " from outside the package registry"
 			}
 		}
 	}

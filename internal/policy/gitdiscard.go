@@ -112,10 +112,10 @@ func discards(ev *event.Event, allow []string) string {
 		}
 		f := discard(g)
 		if rest, ok := strings.CutPrefix(f, unsure); ok {
-			return unsure + show(r.cmd.Args) + " " + rest
+			return unsure + said(r.cmd) + " " + rest
 		}
 		if f != "" {
-			f = show(r.cmd.Args) + " " + f
+			f = said(r.cmd) + " " + f
 		}
 		return f
 	})

@@ -371,18 +371,35 @@ func specialFile(p string) bool {
 	return strings.HasPrefix(p, "/dev/fd/")
 }
 
-// showCmd is show for a command with its redirections.
+// showCmd is said for a command with its redirections (a PowerShell
+// command's text holds them as written).
 func showCmd(c shellcmd.Command) string {
+	if c.Text != "" {
+		return said(c)
+	}
 	args := c.Args
 	for _, r := range c.Redirects {
 		args = append(args[:len(args):len(args)], r.Op+r.Target)
 	}
-	return show(args)
+	return shown(strings.Join(args, " "))
 }
 
-// show is a command as it would be written, shortened for a reason.
-func show(args []string) string {
-	s := strings.Join(args, " ")
+// said is a command for a reason, as the agent wrote it: a PowerShell
+// command is quoted as written, and as read when the reading differs
+// (`Remove-Item -Recurse -Force C:\` (read as `rm -r -f -- C:/`)), so
+// that the user finds in the reason the command the tool shows them. The
+// text's spaces and line breaks are one space: a reason is one line.
+func said(c shellcmd.Command) string {
+	read := strings.Join(c.Args, " ")
+	text := strings.Join(strings.Fields(c.Text), " ")
+	if text == "" || text == read {
+		return shown(read)
+	}
+	return shown(text) + " (read as " + shown(read) + ")"
+}
+
+// shown is a command's text in backquotes, shortened for a reason.
+func shown(s string) string {
 	if len(s) > 60 {
 		s = s[:57] + "..."
 	}

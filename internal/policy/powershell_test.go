@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookshim/hookshim/internal/decision"
@@ -81,4 +82,38 @@ func TestBashOnWindows(t *testing.T) {
 	ev := &event.Event{Provider: "claude-code", Name: event.BeforeToolExecute, Cwd: project, ProjectDir: project, Shell: &shellcmd.Reader{},
 		Tool: &event.Tool{Name: event.ToolShell, Native: "Bash", Command: "echo `rm -rf /`"}}
 	assert.Equal(t, deny, p.Eval(ev).Decision) // backticks substitute in bash; in PowerShell they escape
+}
+
+// TestPowerShellReason: a reason quotes the command as the agent wrote
+// it, and the reading the policy judged when that differs, never the
+// reading alone, which the user never typed.
+func TestPowerShellReason(t *testing.T) {
+	const winProject = `C:\Users\dev\proj`
+	tests := []struct {
+		policy, line, want string
+	}{
+		{"hookshim/destructive-shell", `Remove-Item -Recurse -Force C:\`,
+			"`Remove-Item -Recurse -Force C:\\` (read as `rm -r -f -- C:/`) would delete the root folder of drive C: (hookshim/destructive-shell)"},
+		{"hookshim/destructive-shell", `npm test; rm -r -fo   C:\Users\dev`,
+			"`rm -r -fo C:\\Users\\dev` (read as `rm -r -f -- C:/Users/dev`) would delete the home folder C:/Users/dev (hookshim/destructive-shell)"},
+		{"hookshim/destructive-shell", `cmd /c "rd /s /q C:\Windows"`,
+			"`rd /s /q C:\\Windows` (read as `rm -r -f -- C:/Windows`) would delete the system folder C:/Windows (hookshim/destructive-shell)"},
+		{"hookshim/destructive-shell", `Remove-Item -Recurse -Force -ErrorAction SilentlyContinue -LiteralPath C:\Users\dev\Documents`,
+			"`Remove-Item -Recurse -Force -ErrorAction SilentlyContinue...` (read as `rm -r -f -- C:/Users/dev/Documents`) would delete C:/Users/dev/Documents, a home folder's own (hookshim/destructive-shell)"},
+		{"hookshim/protected-branches", `git push --force origin main`,
+			"`git push --force origin main` force-pushes the protected branch main (hookshim/protected-branches)"},
+		{"hookshim/secret-files", `Get-Content .env`,
+			"`Get-Content .env` (read as `cat -- .env`) reads or writes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			ev := &event.Event{Provider: "claude-code", Name: event.BeforeToolExecute, Cwd: winProject, ProjectDir: winProject, Shell: &shellcmd.Reader{},
+				Tool: &event.Tool{Name: event.ToolShell, Native: "PowerShell", Command: tt.line, Shell: event.ShellPowerShell}}
+			p, err := Compile(tt.policy, nil)
+			require.NoError(t, err)
+			out := p.Eval(ev)
+			assert.Equal(t, deny, out.Decision, "reason: %s", out.Reason)
+			assert.True(t, strings.HasPrefix(out.Reason, tt.want), "reason: %s\nwant:   %s", out.Reason, tt.want)
+		})
+	}
 }
