@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/hookshim/hookshim/internal/remotecall"
@@ -160,6 +161,34 @@ func (p *parser) headers(v gjson.Result) [][2]string {
 	return out
 }
 
+// UnlistedEnv is a variable a handler's header expands that
+// "allowed_env_vars" does not name: the header is sent with it empty.
+type UnlistedEnv struct {
+	Header string // the header's name
+	Var    string // the variable, as os.Expand reads it after "$"
+}
+
+// Allows reports whether a header may expand the variable v: only a
+// variable "allowed_env_vars" names is read from the environment.
+func (r *Remote) Allows(v string) bool { return slices.Contains(r.AllowedEnv, v) }
+
+// Unlisted lists the variables r's headers expand (${VAR} and $VAR, read
+// as os.Expand reads them when the handler is sent) that Allows refuses,
+// each once per header, in the order written: what doctor names before
+// the first call sends them empty.
+func (r *Remote) Unlisted() []UnlistedEnv {
+	var out []UnlistedEnv
+	for _, h := range r.Header {
+		os.Expand(h[1], func(v string) string {
+			if u := (UnlistedEnv{h[0], v}); !r.Allows(v) && !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+			return ""
+		})
+	}
+	return out
+}
+
 // envNames parses "allowed_env_vars": bare variable names, as the
 // environment spells them. "$TOKEN" would never match a header's $TOKEN,
 // and a list that silently matches nothing sends the token empty.
@@ -280,8 +309,9 @@ func Helper(lookPath LookPath) (string, error) {
 
 // Problem kinds of http and prompt handlers.
 const (
-	NoHelper   = "no-helper"   // hookshim-remote is not installed
-	NoEndpoint = "no-endpoint" // a prompt handler finds no model
+	NoHelper   = "no-helper"    // hookshim-remote is not installed
+	NoEndpoint = "no-endpoint"  // a prompt handler finds no model
+	Unlisted   = "unlisted-env" // a header expands a variable "allowed_env_vars" does not name
 )
 
 // HelperFix is how to get hookshim-remote.

@@ -94,3 +94,22 @@ func TestProgramFile(t *testing.T) {
 	require.Equal(t, "hookshim-remote", programFile("darwin", remotecall.Program))
 	require.Equal(t, "hookshim-remote.exe", programFile("windows", remotecall.Program))
 }
+
+// Unlisted reads a header's variables as the call expands them: ${VAR}
+// and $VAR, each once per header, and only those "allowed_env_vars" does
+// not name.
+func TestUnlisted(t *testing.T) {
+	r := &Remote{
+		Header: [][2]string{
+			{"Authorization", "Bearer ${TOKEN}"},
+			{"X-Both", "$A/${A}/$B_C-$TEAM"},
+			{"X-Plain", "no variables, $ alone, ${}"},
+			{"X-Empty", ""},
+		},
+		AllowedEnv: []string{"TEAM"},
+	}
+	require.Equal(t, []UnlistedEnv{{"Authorization", "TOKEN"}, {"X-Both", "A"}, {"X-Both", "B_C"}}, r.Unlisted())
+	require.True(t, r.Allows("TEAM"))
+	require.False(t, r.Allows("TOKEN"))
+	require.Empty(t, (&Remote{Header: [][2]string{{"X", "$TEAM"}}, AllowedEnv: []string{"TEAM"}}).Unlisted())
+}

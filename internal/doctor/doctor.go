@@ -467,8 +467,9 @@ func HandlerNotes(getenv func(string) string, dir string) []string {
 }
 
 // CheckHandlers is f.Check and the dialect checks: what keeps a handler
-// from starting, or from ever being given a payload. Paths are shown
-// relative to cwd.
+// from starting, or from ever being given a payload; and the headers an
+// http or prompt handler sends empty on every call, which the call warns
+// of only once it is made. Paths are shown relative to cwd.
 func CheckHandlers(f *config.File, cwd string) []config.Problem {
 	out := f.Check(cwd, nil)
 	for _, h := range f.Hooks {
@@ -476,6 +477,22 @@ func CheckHandlers(f *config.File, cwd string) []config.Problem {
 			p.Pos = displayPath(cwd, p.Pos)
 			out = append(out, *p)
 		}
+		if h.Remote != nil {
+			for _, u := range h.Remote.Unlisted() {
+				out = append(out, unlisted(h, u, cwd))
+			}
+		}
 	}
 	return out
+}
+
+// unlisted is the problem of a header variable "allowed_env_vars" does
+// not name.
+func unlisted(h *config.Hook, u config.UnlistedEnv, cwd string) config.Problem {
+	fix := `add "` + u.Var + `" to the handler's "allowed_env_vars"`
+	if !config.IsEnvName(u.Var) {
+		fix = "remove $" + u.Var + ` from the header: "allowed_env_vars" names only variables (letters, digits and "_")`
+	}
+	return config.Problem{Hook: h.Name, Pos: displayPath(cwd, h.Pos), Kind: config.Unlisted, Path: u.Var,
+		Msg: "header " + u.Header + ": $" + u.Var + ` is not in "allowed_env_vars": every call sends it empty`, Fix: fix}
 }

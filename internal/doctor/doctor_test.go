@@ -76,6 +76,36 @@ func TestCheckHandlers(t *testing.T) {
 	assert.Equal(t, ".openhook.json:3", got[1].Pos, "shown relative to the folder given")
 }
 
+// An http or prompt handler's header that expands a variable
+// "allowed_env_vars" does not name is sent empty at every call: doctor
+// names the file, the handler, the header and the variable, with the
+// fix, before the first call does.
+func TestCheckHandlersHeaders(t *testing.T) {
+	dir := t.TempDir()
+	f, err := config.Parse(filepath.Join(dir, ".openhook.json"), []byte(`{"spec": "hooks/0.1", "hooks": [
+  {"name": "opa", "event": "before_tool_execute", "handler": {"type": "http", "url": "https://policy.example/v1",
+   "headers": {"Authorization": "Bearer ${OPA_TOKEN}", "X-User": "$USER-$USER", "X-Team": "$TEAM"},
+   "allowed_env_vars": ["TEAM"]}},
+  {"name": "judge", "event": "before_tool_execute", "handler": {"type": "prompt", "prompt": "judge $ARGUMENTS",
+   "base_url": "https://llm.example/v1", "headers": {"X-Key": "$1"}}},
+  {"name": "listed", "event": "before_tool_execute", "handler": {"type": "http", "url": "https://policy.example/v1",
+   "headers": {"Authorization": "Bearer $TOKEN", "Accept": "application/json"}, "allowed_env_vars": ["TOKEN"]}}
+]}`))
+	require.NoError(t, err)
+	f.Dir = dir
+	var got []string
+	for _, p := range CheckHandlers(f, dir) {
+		if p.Kind == config.Unlisted {
+			got = append(got, p.String())
+		}
+	}
+	assert.Equal(t, []string{
+		`.openhook.json:2: hook "opa": header Authorization: $OPA_TOKEN is not in "allowed_env_vars": every call sends it empty; fix: add "OPA_TOKEN" to the handler's "allowed_env_vars"`,
+		`.openhook.json:2: hook "opa": header X-User: $USER is not in "allowed_env_vars": every call sends it empty; fix: add "USER" to the handler's "allowed_env_vars"`,
+		`.openhook.json:5: hook "judge": header X-Key: $1 is not in "allowed_env_vars": every call sends it empty; fix: remove $1 from the header: "allowed_env_vars" names only variables (letters, digits and "_")`,
+	}, got)
+}
+
 func TestDisplayPath(t *testing.T) {
 	assert.Equal(t, filepath.Join("a", "b"), displayPath("/p", "/p/a/b"))
 	assert.Equal(t, "/q/a", displayPath("/p", "/q/a"))

@@ -168,7 +168,7 @@ func failJob(h *config.Hook, err error) run.Job {
 // would send "$TOKEN" as a token), and the call warns.
 func (c *call) expand(h *config.Hook, name, value string) string {
 	return os.Expand(value, func(v string) string {
-		if !slices.Contains(h.Remote.AllowedEnv, v) {
+		if !h.Remote.Allows(v) {
 			c.problem(fmt.Sprintf(`handler %q: header %s: $%s is not in "allowed_env_vars"; sent empty`, h.Name, name, v))
 			return ""
 		}
