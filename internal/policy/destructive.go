@@ -29,10 +29,19 @@ var destructiveShell = &spec{
 			"subshells, blocks, function bodies, `if`/`case`/loops, `$(…)`, backticks, `$(( ))`, `<(…)`, `coproc`, `trap '…'`, `eval`, " +
 			"`$'\\x72\\x6d'` and `{rm,-rf,/}` as command names, and the wrappers `sudo`, `doas`, `su -c`, `env`, `nice`, `timeout`, `xargs`, " +
 			"`parallel`, `busybox`, `watch`, `flock`, `find -exec` and others; programs given to a shell (`bash -c '…'`) or fed to one " +
-			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too. A delete whose target is known only at run time answers unsure (ask) " +
+			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too, and so are `chroot` and an `alias`'s text. " +
+			"Variables the line sets are read with their values (`x=/; rm -rf $x`, `for d in /usr /etc; do rm -rf \"$d\"; done`, " +
+			"`a=rm; $a -rf /`, splitting at `IFS`, `set -- rm -rf /; \"$@\"`, `${x%/}`, `$(echo /)`); where the line may or may not set one " +
+			"(`if …; then d=/; fi`), each value it may hold. Code given to an interpreter on its command line (`python3 -c`, `perl -e`, " +
+			"`ruby -e`, `node -e`, `php -r`) is read for what it hands to a shell (`os.system(\"…\")`, `subprocess.run([…])`, `system(\"…\")`, " +
+			"backticks, `execSync(\"…\")`) and for its recursive deletes of a literal path (`shutil.rmtree(\"/\")`, `FileUtils.rm_rf`, " +
+			"`fs.rmSync`, `rmtree`). `rsync --delete` into one of these folders. " +
+			"A delete whose target is known only at run time answers unsure (ask) " +
 			"when, with its variables empty, it would reach one of these (`rm -rf \"$DIR\"/`, `rm -rf ~/$X`), and so does " +
 			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`), a recursive delete or a program that `xargs` or `parallel` " +
-			"takes from its input (`… | xargs rm -rf`, `… | xargs -I{} bash -c {}`); so does a line that cannot be read to its end. " +
+			"takes from its input (`… | xargs rm -rf`, `… | xargs -I{} bash -c {}`), a program known only at run time given one of these " +
+			"folders (`$CMD -rf /`, `\"$(which rm)\" -rf /`), a program decoded only when it runs (`… | base64 -d | sh`, " +
+			"`eval \"$(… | xxd -r -p)\"`); so does a line that cannot be read to its end. " +
 			"Home folders are known by their path too (`/home/NAME`, `/Users/NAME` and the folders right in them). Emptying a temp folder " +
 			"(`rm -rf /var/tmp/*`) is not reported. " +
 			"A PowerShell tool's line (Claude Code's `PowerShell`, Copilot CLI's `powershell`) is read as PowerShell: `Remove-Item` and its aliases " +
@@ -45,8 +54,9 @@ var destructiveShell = &spec{
 			"(`if`, `foreach`, `function`), which the reading does not follow.",
 		Misses: "deletes whose target is known only at run time and not vital when empty (`rm -rf \"$DIR\"`, `rm -rf $DIR/build`), " +
 			"deletes of single files or of folders deeper than one level under a system folder (`/usr/local/lib/x`) or the home folder " +
-			"(`~/src/old`), destruction through other programs (`python -c 'shutil.rmtree(\"/\")'`, `git clean` outside the project), " +
-			"loop and other variables set in the line (`for d in /usr; do rm -rf $d; done`), a program named by a substitution (`\"$(which rm)\" -rf /`), " +
+			"(`~/src/old`), destruction through other programs (`git clean` outside the project, `python3 cleanup.py`), interpreter code " +
+			"that builds its paths or commands (`shutil.rmtree(base + \"/x\")`, `os.system(f\"rm -rf {d}\")`) or deletes by other calls, " +
+			"variables set by a sourced file or by a function the line does not define, " +
 			"programs known only at run time (`eval \"$X\"`, `bash -c \"$(…)\"`, `bash < script.sh`) and what a script run by the command does; " +
 			"in PowerShell, `Remove-Item $_` in a `ForEach-Object` block, permission changes (`icacls`, `takeown`, `Set-Acl`), " +
 			"`del` without `/s` of a system folder's files, `diskpart` and `format`.",
@@ -77,6 +87,11 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "echo 'rm -rf ~' | bash"},
 			{Tool: event.ToolShell, Text: "busybox rm -rf /"},
 			{Tool: event.ToolShell, Text: "rm -rf ~/D*"},
+			{Tool: event.ToolShell, Text: "x=/; rm -rf $x"},
+			{Tool: event.ToolShell, Text: `for d in /usr /etc; do rm -rf "$d"; done`},
+			{Tool: event.ToolShell, Text: `python3 -c "import shutil; shutil.rmtree('/')"`},
+			{Tool: event.ToolShell, Text: `perl -e 'system("rm -rf ~")'`},
+			{Tool: event.ToolShell, Text: "rsync -a --delete empty/ ~/"},
 			{Tool: event.ToolShell, Text: `Remove-Item -Recurse -Force C:\`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
 			{Tool: event.ToolShell, Text: `rm -r -fo $env:USERPROFILE\Documents`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
 			{Tool: event.ToolShell, Text: `cmd /c "rd /s /q C:\Windows"`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
@@ -95,6 +110,8 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "chmod -R 755 ./scripts"},
 			{Tool: event.ToolShell, Text: "(cd /tmp); rm -rf child"},
 			{Tool: event.ToolShell, Text: `rm -rf "$BUILD_DIR"`},
+			{Tool: event.ToolShell, Text: `for d in build dist; do rm -rf "$d"; done`},
+			{Tool: event.ToolShell, Text: `python3 -c "import shutil; shutil.rmtree('build')"`},
 			{Tool: event.ToolShell, Text: "find . -name '*.pyc' -delete"},
 			{Tool: event.ToolShell, Text: "rm -rf /var/tmp/x", With: `{"allow_paths": ["/var/tmp/**"]}`},
 			{Tool: event.ToolShell, Text: `Remove-Item -Recurse -Force .\build`, Shell: event.ShellPowerShell, Notes: "PowerShell"},
@@ -188,6 +205,31 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 	if c.Program != "" && (slices.Contains(c.Via, "xargs") || slices.Contains(c.Via, "parallel")) {
 		return unsure + said(c) + " runs commands it reads from its input when it runs; check them by hand"
 	}
+	if c.Program != "" {
+		if d := decoded(runs, at); d != "" {
+			return unsure + said(c) + " runs a program that " + d + " decodes only when it runs; check it by hand"
+		}
+	}
+	if c.Dynamic[0] {
+		// The program is known only when the line runs (`$CMD -rf /`,
+		// `"$(which rm)" -rf /`, `"$@"`): what it does to a vital folder
+		// it is given is not known either.
+		for i := 1; i < len(args); i++ {
+			t := args[i]
+			if c.Dynamic[i] || t == "" || t == "--" || len(t) > 1 && t[0] == '-' {
+				continue
+			}
+			if r.cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
+				continue
+			}
+			if p := expand(t, r.cwd); !allow.match(p) {
+				if why := vital(p, project); why != "" {
+					return unsure + said(c) + " runs a program known only when it runs, on " + why + "; check it by hand"
+				}
+			}
+		}
+		return ""
+	}
 	danger := func(cwd string, idx []int) string {
 		for _, i := range idx {
 			if i < 0 { // find's default starting point
@@ -275,6 +317,10 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 				return f
 			}
 			return deletesOutside(c, r.cwd, roots, project, allow)
+		}
+	case name == "rsync":
+		if f := rsyncDelete(c, r.cwd, project, allow); f != "" {
+			return f
 		}
 	case name == "dd":
 		for _, a := range args[1:] {
@@ -403,6 +449,101 @@ func findRoots(args []string) []int {
 		return []int{-1} // "."
 	}
 	return roots
+}
+
+// decoded names the decoder whose output the command at runs as a
+// program (`echo cm0gLXJmIC8K | base64 -d | sh`, `eval "$(… | xxd -r -p)"`),
+// or "": such a program hides what it does from any reading of the line.
+func decoded(runs []shellRun, at int) string {
+	c := runs[at].cmd
+	for i, r := range runs {
+		d := r.cmd
+		feeds := i < at && d.Pipeline == c.Pipeline && d.Parent == c.Parent && c.Program == shellcmd.ProgramStdin
+		if (feeds || within(runs, i, at)) && decoder(d) {
+			return "`" + d.Name() + "`"
+		}
+	}
+	return ""
+}
+
+// within reports whether command i runs in a substitution in the words
+// of command at (a few levels down at most: a decoder deeper than that
+// is not looked for).
+func within(runs []shellRun, i, at int) bool {
+	p := runs[i].cmd.Parent
+	for range 4 {
+		if p < 0 || p >= i {
+			return false
+		}
+		if p == at {
+			return true
+		}
+		p = runs[p].cmd.Parent
+	}
+	return false
+}
+
+// decoder reports whether a command turns its input into another text
+// that only running it shows: base64 -d, xxd -r, gunzip and the like.
+func decoder(c shellcmd.Command) bool {
+	short, long := flags(c.Args[1:])
+	switch c.Name() {
+	case "base64", "base32", "basenc", "gbase64":
+		return strings.ContainsAny(short, "dD") || slices.Contains(long, "decode")
+	case "xxd":
+		return strings.Contains(short, "r") || slices.Contains(long, "revert")
+	case "openssl":
+		return slices.Contains(c.Args, "-d") || slices.Contains(c.Args, "base64") && slices.Contains(c.Args, "-d")
+	case "gzip", "bzip2", "xz", "zstd", "lz4", "brotli":
+		return strings.Contains(short, "d") || slices.Contains(long, "decompress")
+	case "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "rev":
+		return true
+	}
+	return false
+}
+
+// rsyncValued are rsync's options that take the next word as their value.
+var rsyncValued = []string{"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from",
+	"--files-from", "-T", "--temp-dir", "--backup-dir", "--suffix", "--partial-dir", "--log-file", "--password-file",
+	"--chmod", "--chown", "--usermap", "--groupmap", "--timeout", "--bwlimit", "--max-size", "--min-size", "--port",
+	"--compare-dest", "--copy-dest", "--link-dest", "-B", "--block-size", "--out-format", "--rsync-path", "--info",
+	"--debug", "-M", "--remote-option", "--iconv", "--max-delete", "--modify-window", "--contimeout", "--sockopts"}
+
+// rsyncDelete is what `rsync --delete SRC… DEST` destroys: DEST ends up
+// holding only what the sources hold (`rsync -a --delete empty/ /`
+// empties the root folder), so a vital DEST on this machine is reported.
+func rsyncDelete(c shellcmd.Command, cwd, project string, allow globs) string {
+	deletes := false
+	for _, a := range c.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "--del") {
+			deletes = true
+		}
+	}
+	ops := operandsSkipping(c.Args[1:], rsyncValued...)
+	if !deletes || len(ops) < 2 {
+		return ""
+	}
+	dest := ops[len(ops)-1]
+	if host, _, remote := strings.Cut(dest, ":"); remote && !strings.Contains(host, "/") || strings.HasPrefix(dest, "rsync://") {
+		return "" // another machine's folder
+	}
+	if cwd == "" && !strings.HasPrefix(dest, "/") && !strings.HasPrefix(dest, "~") && !strings.HasPrefix(dest, "$HOME") {
+		return ""
+	}
+	if len(dest) > 1 {
+		dest = strings.TrimSuffix(dest, "/")
+	}
+	p := expand(dest, cwd)
+	if allow.match(p) {
+		return ""
+	}
+	if why := vital(p, project); why != "" {
+		return said(c) + " would delete from " + why + " whatever its source does not hold"
+	}
+	return ""
 }
 
 func verb(name string) string {

@@ -82,8 +82,10 @@ type Command struct {
 	// it rather than its words: a PowerShell command, whose cmdlets are
 	// read as the POSIX programs they stand for (`Remove-Item -Recurse
 	// -Force C:\` has Args rm -r -f -- C:/), from its first word to its
-	// last (a cmd.exe command's as cmd /c was given it). "" for a bash
-	// command, whose Args are its words.
+	// last (a cmd.exe command's as cmd /c was given it); a bash command
+	// that reads a variable the line sets, whose Args hold its value
+	// (`x=/; rm -rf $x` has Text `rm -rf $x` and Args rm -rf /). "" for
+	// other bash commands, whose Args are their words.
 	Text string
 	// Program is set when the command runs a program whose text is known
 	// only at run time: ProgramArg (`bash -c "$X"`, `eval "$(…)"`),

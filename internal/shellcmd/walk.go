@@ -3,6 +3,7 @@ package shellcmd
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"strings"
 
@@ -38,6 +39,8 @@ func (w *walker) newPipe() int {
 type frame struct {
 	dir     string
 	unknown bool
+	vars    map[string]known // the variables the line sets (vars.go)
+	tooMany bool             // one was given more values than maxValues
 }
 
 // cd follows a cd, pushd or popd run in this frame.
@@ -96,6 +99,8 @@ type scope struct {
 	stdin         *feed      // nil: the call's own
 	redirs        []Redirect // of the compound commands around
 	pipe          int        // the pipeline the commands are in; 0: each its own
+	cond          bool       // this part may or may not run: what it sets, it may set
+	bind          map[string]bound
 }
 
 // sub is a scope whose folder changes stay in it: a subshell, a pipeline
@@ -103,7 +108,16 @@ type scope struct {
 func (sc *scope) sub() *scope {
 	c := *sc
 	f := *sc.frame
+	f.vars = maps.Clone(f.vars)
 	c.frame = &f
+	return &c
+}
+
+// maybe is sc for a part of the line that may or may not run: the body
+// of an if, a loop or a case, the right of && and ||.
+func (sc *scope) maybe() *scope {
+	c := *sc
+	c.cond = true
 	return &c
 }
 
@@ -248,7 +262,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 			return
 		}
 		w.stmt(c.X, sc)
-		w.stmt(c.Y, sc)
+		w.stmt(c.Y, sc.maybe())
 	case *syntax.Subshell:
 		in := sc.sub()
 		in.via = push(sc.via, "()")
@@ -256,39 +270,73 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 	case *syntax.Block:
 		w.stmts(c.Stmts, sc)
 	case *syntax.IfClause:
-		for ; c != nil; c = c.Else {
-			w.stmts(c.Cond, sc)
-			w.stmts(c.Then, sc)
+		w.stmts(c.Cond, sc)
+		w.stmts(c.Then, sc.maybe())
+		for c = c.Else; c != nil; c = c.Else {
+			w.stmts(c.Cond, sc.maybe())
+			w.stmts(c.Then, sc.maybe())
 		}
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, sc)
-		w.stmts(c.Do, sc)
+		w.stmts(c.Cond, sc.maybe())
+		w.stmts(c.Do, sc.maybe())
 	case *syntax.ForClause:
 		w.subs(c.Loop, sc, sc.parent, sc.inArg)
-		w.stmts(c.Do, sc)
+		body := sc.maybe()
+		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			// The body reads the loop's variable as each of its words.
+			k := known{open: !it.InPos.IsValid()} // for x; do: the arguments
+			for _, a := range w.words(sc, it.Items) {
+				if a.dyn {
+					k.open = true
+				} else {
+					k.vals = union(k.vals, []string{a.text})
+				}
+			}
+			name := it.Name.Value
+			before, had := sc.frame.vars[name]
+			loop := *sc
+			loop.cond = false
+			loop.set(name, k)
+			w.stmts(c.Do, body)
+			if sc.cond || len(it.Items) == 0 {
+				// The loop may not run: what the variable held before
+				// stays possible.
+				after := sc.frame.vars[name]
+				sc.frame.vars[name] = known{vals: union(after.vals, before.vals), open: after.open || before.open || !had}
+			}
+			break
+		}
+		w.stmts(c.Do, body)
 	case *syntax.CaseClause:
 		w.subs(c.Word, sc, sc.parent, sc.inArg)
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				w.subs(p, sc, sc.parent, sc.inArg)
 			}
-			w.stmts(it.Stmts, sc)
+			w.stmts(it.Stmts, sc.maybe())
 		}
 	case *syntax.FuncDecl:
 		// The body runs if the function is called, which the line may do
-		// in a way not followed here: it counts as run.
-		w.stmt(c.Body, sc.sub())
+		// in a way not followed here: it counts as run, and what it sets
+		// may be set.
+		body := sc.sub()
+		body.cond = true
+		w.stmt(c.Body, body)
+		sc.frame.mayRun(body.frame)
 	case *syntax.ArithmCmd:
+		sc.wild()
 		w.subs(c.X, sc, sc.parent, sc.inArg)
 	case *syntax.TestClause:
 		w.subs(c.X, sc, sc.parent, sc.inArg)
 	case *syntax.DeclClause:
+		w.declare(sc, c)
 		words := []*syntax.Word{{Parts: []syntax.WordPart{c.Variant}}}
 		for _, a := range c.Args {
 			words = append(words, assignWord(a))
 		}
 		w.call(&syntax.CallExpr{Args: words}, nil, sc)
 	case *syntax.LetClause:
+		sc.wild()
 		args := []arg{{text: "let", unset: "let"}}
 		for _, x := range c.Exprs {
 			t := w.slice(sc.src, x)
@@ -387,6 +435,7 @@ type arg struct {
 	text, unset string
 	dyn         bool
 	w           *syntax.Word
+	set         bool // it reads a variable the line sets, with its value
 }
 
 // words renders the words of a command, brace expansions expanded.
@@ -394,7 +443,7 @@ func (w *walker) words(sc *scope, list []*syntax.Word) []arg {
 	out := make([]arg, 0, len(list))
 	for _, wd := range list {
 		if !syntax.SplitBraces(wd) {
-			out = append(out, w.render(sc, wd))
+			out = append(out, w.fields(sc, wd)...)
 			continue
 		}
 		var ws []*syntax.Word
@@ -413,32 +462,62 @@ func (w *walker) words(sc *scope, list []*syntax.Word) []arg {
 			continue
 		}
 		for i, x := range ws {
-			a := w.render(sc, x)
-			if i > 0 {
-				a.w = nil
-			} else {
-				a.w = wd
+			for j, a := range w.fields(sc, x) {
+				if i > 0 || j > 0 {
+					a.w = nil
+				} else {
+					a.w = wd
+				}
+				out = append(out, a)
 			}
-			out = append(out, a)
 		}
 	}
 	return out
 }
 
-// render reads one word: quotes removed, $'…' decoded, variables and
-// substitutions as written.
+// render reads one word: quotes removed, $'…' decoded, variables the
+// line sets with their values, other variables and substitutions as
+// written. It is read as one word, as a redirection's target is.
 func (w *walker) render(sc *scope, wd *syntax.Word) arg {
-	r := renderer{src: sc.src}
+	r := renderer{w: w, sc: sc, src: sc.src, noSplit: true}
 	for _, p := range wd.Parts {
 		r.part(p, false)
 	}
-	return arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn, w: wd}
+	return arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn, w: wd, set: r.set}
+}
+
+// fields reads one word of a command as render does, and splits it where
+// the shell splits an unquoted variable's value (x="/ /tmp"; rm -rf $x
+// deletes two folders). A word that is an unquoted empty value is none.
+func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
+	r := renderer{w: w, sc: sc, src: sc.src}
+	for _, p := range wd.Parts {
+		r.part(p, false)
+	}
+	out := r.fields
+	if r.text.Len() > 0 || r.dyn || len(out) == 0 && (!r.split || r.quoted) {
+		out = append(out, arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn})
+	}
+	for i := range out {
+		out[i].set = r.set
+	}
+	if len(out) > 0 {
+		out[0].w = wd
+	}
+	return out
 }
 
 type renderer struct {
+	w           *walker
+	sc          *scope
 	src         string
 	text, unset strings.Builder
 	dyn         bool
+	noSplit     bool  // one word: no field splitting (an assignment's value, a redirection)
+	fields      []arg // the fields split off before the one being read
+	split       bool  // an unquoted value of a variable the line sets was read
+	quoted      bool  // the word has quotes
+	set         bool  // a variable the line sets was read with its value
 }
 
 func (r *renderer) both(s string) {
@@ -468,6 +547,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			r.both(unescape(x.Value))
 		}
 	case *syntax.SglQuoted:
+		r.quoted = true
 		s := x.Value
 		if x.Dollar {
 			s, _, _ = expand.Format(nil, s, nil)
@@ -475,12 +555,49 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		}
 		r.both(s)
 	case *syntax.DblQuoted:
+		r.quoted = true
 		for _, q := range x.Parts {
 			r.part(q, true)
 		}
 	case *syntax.ParamExp:
+		if v, ok := r.lineValue(x); ok {
+			if len(v) > r.w.budget {
+				// x=$x$x doubles what each reading copies: bounded as
+				// nested programs are.
+				r.w.fail(&ParseError{Nested: r.sc.depth, Msg: "variables set in the line grow too long to follow"})
+				v = ""
+			}
+			r.w.budget -= len(v)
+			r.set = true
+			if name := x.Param.Value; (name == "@" || name == "*" && !quoted) && simpleParam(x) {
+				// Each parameter a word of its own, quoted or not.
+				for i, p := range strings.Split(v, "\x00") {
+					if i > 0 {
+						r.cut()
+					}
+					if quoted {
+						r.both(p)
+					} else {
+						r.splitValue(p)
+					}
+				}
+				r.split = !quoted
+				return
+			}
+			v = strings.ReplaceAll(v, "\x00", " ") // "$*"
+			if quoted {
+				r.both(v)
+			} else {
+				r.split = true
+				r.splitValue(v)
+			}
+			return
+		}
+		if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+			r.sc.open(x.Param.Value) // ${x:=v} sets x
+		}
 		switch {
-		case simpleParam(x) && x.Param.Value == "HOME":
+		case simpleParam(x) && x.Param.Value == "HOME" || homeOr(x):
 			r.both("$HOME")
 		case simpleParam(x):
 			r.runtime("$" + x.Param.Value)
@@ -491,7 +608,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			switch x.Exp.Op {
 			case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
 				if x.Exp.Word != nil {
-					in := renderer{src: r.src}
+					in := renderer{w: r.w, sc: r.sc, src: r.src, noSplit: true}
 					for _, q := range x.Exp.Word.Parts {
 						in.part(q, quoted)
 					}
@@ -503,7 +620,29 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		default:
 			r.runtime(r.slice(x))
 		}
-	case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+	case *syntax.ArithmExp:
+		if t := r.slice(x); strings.Contains(t, "=") || strings.Contains(t, "++") || strings.Contains(t, "--") {
+			r.sc.wild() // $((x=1)), $((x++)) set variables
+		}
+		r.runtime(r.slice(x))
+	case *syntax.CmdSubst:
+		// $(echo /) is what echo prints, as it is when piped.
+		if len(x.Stmts) == 1 {
+			if f := r.w.output(x.Stmts[0], r.sc); f.known && len(f.text) <= r.w.budget {
+				r.w.budget -= len(f.text)
+				r.set = true
+				v := strings.TrimRight(f.text, "\n")
+				if quoted {
+					r.both(v)
+				} else {
+					r.split = true
+					r.splitValue(v)
+				}
+				return
+			}
+		}
+		r.runtime(r.slice(x))
+	case *syntax.ProcSubst:
 		r.runtime(r.slice(x))
 	case *syntax.ExtGlob:
 		r.both(x.Op.String() + x.Pattern.Value + ")")
@@ -528,6 +667,19 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 	}
 }
 
+// homeOr is ${HOME:?}, ${HOME?msg}, ${HOME:-x} or ${HOME-x}: the home
+// folder, which is set wherever an agent runs.
+func homeOr(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Param.Value != "HOME" || p.Exp == nil || p.Excl || p.Length || p.Index != nil {
+		return false
+	}
+	switch p.Exp.Op {
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		return true
+	}
+	return false
+}
+
 func simpleParam(p *syntax.ParamExp) bool {
 	return p.Param != nil && p.Flags == nil && !p.Excl && !p.Length && !p.Width && !p.IsSet &&
 		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil &&
@@ -541,7 +693,13 @@ func unescape(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
+		if s[i] == '\\' && i+1 == len(s) {
+			// The program's last byte: bash -c keeps it, a shell reading
+			// the program from its input drops it (`rm -rf /\`); read as
+			// the second, the one that deletes.
+			break
+		}
+		if s[i] == '\\' {
 			i++
 			if s[i] == '\n' {
 				continue
@@ -579,7 +737,7 @@ func unescapeIn(s, special string) string {
 // heredoc reads a here-document's body: literal when its delimiter is
 // quoted, else with backslashes and expansions as in double quotes.
 func (w *walker) heredoc(sc *scope, rd *syntax.Redirect) arg {
-	r := renderer{src: sc.src}
+	r := renderer{w: w, sc: sc, src: sc.src, noSplit: true}
 	quotedDelim := false
 	for _, p := range rd.Word.Parts {
 		switch x := p.(type) {

@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -13,19 +14,66 @@ type call struct {
 	via     []string
 	sudo    bool
 	env     []string
-	dir     string // set by env -C, sudo -D
-	dirDyn  bool   // … to a folder known only at run time
+	set     []assigned // the variables env gives the command, for a shell it starts
+	text    string     // the command as written, when a word reads a variable the line sets
+	dir     string     // set by env -C, sudo -D
+	dirDyn  bool       // … to a folder known only at run time
 	redirs  []Redirect
 	stdin   *feed
 	dropped []*syntax.Word // words that are not the command's arguments
 }
 
-// call reads one simple command (with the redirections of its statement).
+// call reads one simple command (with the redirections of its statement):
+// once for each reading of the variables the line sets that it reads.
 func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *scope) {
+	nodes := make([]syntax.Node, 0, len(ce.Args)+len(ce.Assigns)+len(stmtRedirs))
+	for _, a := range ce.Args {
+		nodes = append(nodes, a)
+	}
+	for _, a := range ce.Assigns {
+		nodes = append(nodes, a)
+	}
+	for _, rd := range stmtRedirs {
+		nodes = append(nodes, rd)
+	}
+	binds, ok := w.bindings(sc, nodes)
+	if !ok {
+		w.fail(&ParseError{Nested: sc.depth, Msg: fmt.Sprintf("a variable set in the line takes more than %d values", maxValues)})
+		return
+	}
+	if extra := len(binds) - 1; extra > 0 {
+		// Each further reading walks the command again, its
+		// substitutions too: counted against the budget as nested
+		// programs are, so that nested loops stay linear in the line.
+		cost := extra * (len(w.slice(sc.src, ce)) + 1)
+		if cost > w.budget {
+			w.fail(&ParseError{Nested: sc.depth, Msg: "variables set in the line take too many values to follow"})
+			return
+		}
+		w.budget -= cost
+	}
+	if len(ce.Args) == 0 {
+		w.assign(sc, ce.Assigns, binds)
+	}
+	dir, unknown := sc.frame.dir, sc.frame.unknown
+	for _, b := range binds {
+		w.call1(ce, stmtRedirs, withBind(sc, b))
+	}
+	if len(binds) > 1 && (sc.frame.dir != dir || sc.frame.unknown != unknown) {
+		sc.frame.dir, sc.frame.unknown = "", true // cd $d, d one of several
+	}
+}
+
+func (w *walker) call1(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *scope) {
 	// via is this command's own: wrappers are appended to it in place.
 	cl := &call{sc: sc, via: append([]string(nil), sc.via...), sudo: sc.sudo, stdin: sc.stdin}
 	for _, a := range ce.Assigns {
-		cl.env = append(cl.env, w.render(sc, assignWord(a)).text)
+		av := w.render(sc, assignWord(a))
+		cl.env = append(cl.env, av.text)
+		if a.Name != nil && a.Index == nil && a.Array == nil && !a.Naked {
+			v := w.value(sc, a.Value)
+			cl.set = append(cl.set, assigned{a.Name.Value, v.text, !v.dyn})
+		}
 		if a.Value != nil {
 			cl.dropped = append(cl.dropped, a.Value)
 		}
@@ -47,7 +95,14 @@ func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *sc
 			cl.dropped = append(cl.dropped, rd.Hdoc)
 		}
 	}
-	w.run(cl, w.words(sc, ce.Args))
+	args := w.words(sc, ce.Args)
+	for _, a := range args {
+		if a.set {
+			cl.text = w.slice(sc.src, ce)
+			break
+		}
+	}
+	w.run(cl, args)
 }
 
 // shells are the programs whose -c argument, or standard input, is a
@@ -142,6 +197,28 @@ func (w *walker) run(cl *call, args []arg) {
 			var pid bool
 			rest, pid = skipOptions(args[1:], "TPD", []string{"sched-runtime", "sched-period", "sched-deadline"}, 1, 'p')
 			ok = !pid && len(rest) > 0
+		case "chroot":
+			// What it runs sees the new root as /: read as run here,
+			// where `chroot / rm -rf /` is.
+			rest, _ = skipOptions(args[1:], "", []string{"userspec", "groups"}, 1, 0)
+			ok = len(rest) > 0
+		case "alias":
+			// An alias's text runs where the name is used, which a later
+			// line of the program may do (with expand_aliases, as in a
+			// shell that loads the user's aliases): read as run.
+			var body []string
+			dyn := false
+			for _, a := range args[1:] {
+				if name, v, found := strings.Cut(a.text, "="); found && name != "" && !strings.HasPrefix(name, "-") {
+					body = append(body, v)
+					dyn = dyn || a.dyn
+				}
+			}
+			if len(body) == 0 {
+				break
+			}
+			w.nestArgs(cl, args, []arg{{text: strings.Join(body, "\n"), dyn: dyn}}, "alias", true)
+			return
 		case "taskset":
 			var pid bool
 			rest, pid = skipOptions(args[1:], "", nil, 1, 'p')
@@ -200,6 +277,8 @@ func (w *walker) run(cl *call, args []arg) {
 	if n := c.Name(); (n == "cd" || n == "pushd" || n == "popd") && len(c.Args) > 0 {
 		cl.sc.frame.cd(c)
 	}
+	setsVars(cl.sc, c)
+	w.inline(cl, args)
 	for i, a := range args {
 		if a.w != nil {
 			w.subs(a.w, cl.sc, idx, i)
@@ -223,7 +302,7 @@ func (w *walker) dropped(cl *call, parent, inArg int) {
 func (w *walker) emit(cl *call, args []arg) int {
 	sc := cl.sc
 	c := Command{Env: cl.env, Sudo: cl.sudo, Via: cl.via, Redirects: cl.redirs,
-		Parent: sc.parent, InArg: sc.inArg, Dir: sc.frame.dir, DirUnknown: sc.frame.unknown}
+		Parent: sc.parent, InArg: sc.inArg, Dir: sc.frame.dir, DirUnknown: sc.frame.unknown, Text: cl.text}
 	if cl.dir != "" && !c.DirUnknown {
 		c.Dir = joinDir(c.Dir, cl.dir)
 	}
@@ -285,6 +364,10 @@ func (w *walker) nest(cl *call, text, how string, sameShell bool) {
 	if cl.dirDyn {
 		in.frame.dir, in.frame.unknown = "", true
 	}
+	if !sameShell {
+		in.frame.exported(cl.set)
+		in.bind = nil
+	}
 	in.via, in.sudo = cl.via, cl.sudo
 	in.stdin, in.redirs, in.pipe = nil, cl.redirs, 0
 	w.program(text, in, how)
@@ -293,6 +376,9 @@ func (w *walker) nest(cl *call, text, how string, sameShell bool) {
 // unknownProgram records a command that runs a program known only at run
 // time.
 func (w *walker) unknownProgram(cl *call, args []arg, kind string) {
+	if len(args) > 0 && (args[0].text == "eval" || args[0].text == "source" || args[0].text == ".") {
+		cl.sc.wild() // a program of this shell's, known only at run time
+	}
 	idx := w.emit(cl, args)
 	w.out[idx].Program = kind
 	for i, a := range args {
@@ -480,6 +566,8 @@ func (w *walker) env(cl *call, args []arg) ([]arg, bool) {
 	}
 	for len(rest) > 0 && isAssignment(rest[0].text) {
 		cl.env = append(cl.env, rest[0].text)
+		name, val, _ := strings.Cut(rest[0].text, "=")
+		cl.set = append(cl.set, assigned{name, val, !rest[0].dyn})
 		if rest[0].w != nil {
 			cl.dropped = append(cl.dropped, rest[0].w)
 		}

@@ -1,0 +1,415 @@
+package shellcmd
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables the line sets. `x=/; rm -rf $x` deletes the root folder as
+// surely as `rm -rf /`: a variable the line itself sets to a value it
+// shows is read with that value. Where the line may or may not set it
+// (in an if, a loop, after &&), it may hold any of the values it is
+// given, and what it held before; a command is then read once for each
+// (`for d in /usr /tmp; do rm -rf $d; done` is two deletes). A variable
+// the line does not set, or sets to what only the run shows (`x=$(pwd)`,
+// `read x`), is known only at run time, as before.
+
+// known is what a variable the line sets may hold where it is read.
+type known struct {
+	vals []string // the values the line gives it
+	open bool     // it may also hold one the line does not show
+}
+
+// maxValues bounds the values one variable may hold, and the readings of
+// one command (the combinations of its variables' values): past it, the
+// line is more than this reader follows, and the policies are unsure.
+const maxValues = 64
+
+// bound is a variable's value in one reading of a command: known or not.
+type bound struct {
+	val   string
+	known bool
+}
+
+// lookup is the value of a variable where sc reads it, when the line
+// gives it one value only (or the reading being made binds it to one).
+func (sc *scope) lookup(name string) (string, bool) {
+	if b, ok := sc.bind[name]; ok {
+		return b.val, b.known
+	}
+	if k, ok := sc.frame.vars[name]; ok && !k.open && len(k.vals) == 1 {
+		return k.vals[0], true
+	}
+	return "", false
+}
+
+// set gives a variable what an assignment may give it. In a part of the
+// line that may not run (sc.cond), the values it had stay possible.
+func (sc *scope) set(name string, k known) {
+	f := sc.frame
+	if sc.cond {
+		old, had := f.vars[name]
+		k = known{vals: union(old.vals, k.vals), open: k.open || old.open || !had}
+	}
+	if len(k.vals) > maxValues {
+		k = known{open: true}
+		f.tooMany = true
+	}
+	if f.vars == nil {
+		f.vars = map[string]known{}
+	}
+	f.vars[name] = k
+}
+
+// open makes a variable known only at run time (read x, unset x,
+// ((x++))); the values the line gave it stay possible.
+func (sc *scope) open(name string) {
+	if k, ok := sc.frame.vars[name]; ok {
+		k.open = true
+		sc.frame.vars[name] = k
+	}
+}
+
+// wild makes every variable the line sets known only at run time: a
+// command ran that may set any of them (source, eval of what only the
+// run shows).
+func (sc *scope) wild() {
+	for name := range sc.frame.vars {
+		sc.open(name)
+	}
+}
+
+// exported is the frame a new shell started by this one begins with: the
+// variables set here may be exported to it or not (open), and those given
+// to the command itself (x=/ bash -c …, env x=/ …) are set.
+func (f *frame) exported(given []assigned) {
+	for name := range f.vars {
+		k := f.vars[name]
+		k.open = true
+		f.vars[name] = k
+	}
+	for _, a := range given {
+		if f.vars == nil {
+			f.vars = map[string]known{}
+		}
+		if a.known {
+			f.vars[a.name] = known{vals: []string{a.val}}
+		} else {
+			f.vars[a.name] = known{open: true}
+		}
+	}
+}
+
+// mayRun adds to f what a part of the line that may or may not run set
+// in its frame, from: a function body, run when it is called.
+func (f *frame) mayRun(from *frame) {
+	for name, k := range from.vars {
+		old, had := f.vars[name]
+		if had && slices.Equal(old.vals, k.vals) && old.open == k.open {
+			continue
+		}
+		if f.vars == nil {
+			f.vars = map[string]known{}
+		}
+		f.vars[name] = known{vals: union(old.vals, k.vals), open: k.open || old.open || !had}
+	}
+	f.tooMany = f.tooMany || from.tooMany
+}
+
+func union(a, b []string) []string {
+	out := slices.Clip(a)
+	for _, v := range b {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// assigned is a variable given to one command (x=/ cmd, env x=/ cmd).
+type assigned struct {
+	name, val string
+	known     bool
+}
+
+// bindings are the readings of a command whose words read variables the
+// line gives several values: one for each combination of their values
+// (and of "known only at run time", for a variable that may also hold
+// another). A command that reads none is read once, with no binding. ok
+// is false past maxValues readings.
+func (w *walker) bindings(sc *scope, nodes []syntax.Node) (out []map[string]bound, ok bool) {
+	if len(sc.frame.vars) == 0 {
+		return []map[string]bound{nil}, !sc.frame.tooMany
+	}
+	var names []string
+	for _, n := range nodes {
+		syntax.Walk(n, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false // programs of their own, read with their own bindings
+			case *syntax.ParamExp:
+				if x.Param == nil || slices.Contains(names, x.Param.Value) {
+					break
+				}
+				if _, ok := sc.bind[x.Param.Value]; ok {
+					break
+				}
+				if k, ok := sc.frame.vars[x.Param.Value]; ok && (len(k.vals) > 1 || k.open && len(k.vals) > 0) {
+					names = append(names, x.Param.Value)
+				}
+			}
+			return true
+		})
+	}
+	out = []map[string]bound{nil}
+	for _, name := range names {
+		k := sc.frame.vars[name]
+		choices := make([]bound, 0, len(k.vals)+1)
+		for _, v := range k.vals {
+			choices = append(choices, bound{v, true})
+		}
+		if k.open {
+			choices = append(choices, bound{})
+		}
+		if len(out)*len(choices) > maxValues {
+			return nil, false
+		}
+		next := make([]map[string]bound, 0, len(out)*len(choices))
+		for _, b := range out {
+			for _, c := range choices {
+				m := maps.Clone(sc.bind)
+				if m == nil {
+					m = map[string]bound{}
+				}
+				maps.Copy(m, b)
+				m[name] = c
+				next = append(next, m)
+			}
+		}
+		out = next
+	}
+	return out, !sc.frame.tooMany
+}
+
+// withBind is sc for one reading of a command.
+func withBind(sc *scope, b map[string]bound) *scope {
+	if b == nil {
+		return sc
+	}
+	c := *sc
+	c.bind = b
+	return &c
+}
+
+// assign gives the variables of a statement that only assigns (x=/, a=1
+// b=$a) their values, in order, over all readings of the statement.
+func (w *walker) assign(sc *scope, list []*syntax.Assign, binds []map[string]bound) {
+	for _, a := range list {
+		if a.Name == nil {
+			continue
+		}
+		name := a.Name.Value
+		if a.Array != nil || a.Index != nil || a.Naked {
+			sc.open(name)
+			continue
+		}
+		var k known
+		for _, b := range binds {
+			v := w.value(withBind(sc, b), a.Value)
+			switch {
+			case v.dyn:
+				k.open = true
+			case a.Append:
+				old, had := sc.frame.vars[name]
+				if !had || old.open {
+					k.open = true
+				}
+				for _, o := range old.vals {
+					k.vals = union(k.vals, []string{o + v.text})
+				}
+			default:
+				k.vals = union(k.vals, []string{v.text})
+			}
+		}
+		sc.set(name, k)
+	}
+}
+
+// value reads an assignment's value: as a word, without field splitting.
+func (w *walker) value(sc *scope, wd *syntax.Word) arg {
+	if wd == nil {
+		return arg{}
+	}
+	r := renderer{w: w, sc: sc, src: sc.src, noSplit: true}
+	for _, p := range wd.Parts {
+		r.part(p, false)
+	}
+	return arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn}
+}
+
+// declare reads export, declare, local, readonly and typeset: their
+// assignments set variables; with options (-i, -n, -a …) what they set
+// is known only at run time, as is a name declared without a value.
+func (w *walker) declare(sc *scope, c *syntax.DeclClause) {
+	opts := false
+	for _, a := range c.Args {
+		switch {
+		case a.Name == nil:
+			opts = true // an option word: -i, -x, -n …
+		case opts || a.Naked || a.Array != nil || a.Index != nil:
+			sc.open(a.Name.Value)
+		default:
+			w.assign(sc, []*syntax.Assign{a}, []map[string]bound{nil})
+		}
+	}
+}
+
+// setsVars makes the variables a command may set known only at run time:
+// read, mapfile, getopts, printf -v, unset name theirs; source, . and let
+// may set any.
+func setsVars(sc *scope, c Command) {
+	if len(sc.frame.vars) == 0 && c.Name() != "set" {
+		return
+	}
+	switch c.Name() {
+	case "source", ".", "let":
+		sc.wild()
+	case "set":
+		positional(sc, c)
+	case "read", "mapfile", "readarray", "getopts", "unset", "printf", "cd", "pushd", "popd":
+		for _, a := range c.Args[1:] {
+			sc.open(a)
+		}
+		sc.open("REPLY")
+		sc.open("PWD")
+		sc.open("OLDPWD")
+	}
+}
+
+// splitValue adds an unquoted expansion's value to the word being read:
+// split into fields at the characters of IFS, as the shell splits it.
+func (r *renderer) splitValue(v string) {
+	if r.noSplit {
+		r.both(v)
+		return
+	}
+	ifs, ok := r.sc.lookup("IFS")
+	if !ok {
+		if _, set := r.sc.frame.vars["IFS"]; set {
+			ifs = " \t\n,:;|/=-" // set to what only the run shows: every likely separator
+		} else {
+			ifs = " \t\n"
+		}
+	}
+	for {
+		i := strings.IndexAny(v, ifs)
+		if i < 0 {
+			r.both(v)
+			return
+		}
+		r.both(v[:i])
+		r.cut()
+		v = v[i+1:]
+	}
+}
+
+// cut ends the field being read (if it has anything) and starts the next.
+func (r *renderer) cut() {
+	if r.text.Len() == 0 && !r.dyn {
+		return
+	}
+	r.fields = append(r.fields, arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn})
+	r.text.Reset()
+	r.unset.Reset()
+	r.dyn = false
+}
+
+// paramValue is the value of a parameter expansion other than a plain $x
+// (${x:-/}, ${x%/*}, ${x}) whose variables all have a known value here,
+// as mvdan.cc/sh's expand reads it with those values; ok is false for one
+// that reads a variable known only at run time, or that expand refuses.
+func (r *renderer) paramValue(x *syntax.ParamExp) (string, bool) {
+	var env []string
+	ok := true
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch y := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+			ok = false
+		case *syntax.ParamExp:
+			if y.Param == nil {
+				ok = false
+				break
+			}
+			v, known := r.sc.lookup(y.Param.Value)
+			if !known {
+				ok = false
+			}
+			env = append(env, y.Param.Value+"="+v)
+		}
+		return ok
+	})
+	if !ok {
+		return "", false
+	}
+	if x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+		return "", false // ${x:=v} sets x: read as before
+	}
+	cfg := &expand.Config{Env: expand.ListEnviron(env...)}
+	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{x}})
+	return v, err == nil
+}
+
+// lineValue is the value of a parameter expansion that reads only
+// variables the line sets, each to one value where it is read.
+func (r *renderer) lineValue(x *syntax.ParamExp) (string, bool) {
+	if x.Param == nil || x.Excl || x.Index != nil || x.Names != 0 || len(r.sc.frame.vars) == 0 && len(r.sc.bind) == 0 {
+		return "", false
+	}
+	if simpleParam(x) {
+		return r.sc.lookup(x.Param.Value)
+	}
+	return r.paramValue(x)
+}
+
+// positional reads `set -- a b` (and `set a b`, `set -e -- a b`): the
+// positional parameters, which "$@" runs as a command (set -- rm -rf /;
+// "$@"). "@" and "*" hold them joined by NUL bytes, which no argument
+// holds.
+func positional(sc *scope, c Command) {
+	args := c.Args[1:]
+	dyn := c.Dynamic[1:]
+	i := 0
+	for i < len(args) && !dyn[i] && len(args[i]) > 0 && (args[i][0] == '-' || args[i][0] == '+') && args[i] != "--" && args[i] != "-" {
+		if args[i] == "-o" || args[i] == "+o" {
+			i++ // its option's name
+		}
+		i++
+	}
+	switch {
+	case i < len(args) && (args[i] == "--" || args[i] == "-"):
+		i++
+	case i == len(args) && i > 0:
+		return // only options: the parameters stay
+	}
+	ps, sure := args[i:], !slices.Contains(dyn[i:], true)
+	set := func(name, v string) {
+		if sure {
+			sc.set(name, known{vals: []string{v}})
+		} else {
+			sc.set(name, known{open: true})
+		}
+	}
+	set("@", strings.Join(ps, "\x00"))
+	set("*", strings.Join(ps, "\x00"))
+	for n := 1; n <= 9; n++ {
+		v := ""
+		if n <= len(ps) {
+			v = ps[n-1]
+		}
+		set(string(rune('0'+n)), v)
+	}
+}
