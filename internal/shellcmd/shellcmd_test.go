@@ -442,6 +442,12 @@ func TestVariables(t *testing.T) {
 		{`env x=/ sh -c 'rm -rf $x'`, []string{"rm|-rf|/"}},
 		{`x=/; bash -c 'rm -rf $x'`, []string{"rm|-rf|/", "rm|-rf|$x…"}},
 		{`x=/; bash -c "rm -rf $x"`, []string{"rm|-rf|/"}},
+		// Arrays and the positional parameters: a word each.
+		{`a=(rm -rf /); "${a[@]}"`, []string{"rm|-rf|/"}},
+		{`a=(/tmp /); rm -rf "${a[1]}" $a`, []string{"rm|-rf|/|/tmp"}},
+		{`a=(x "/ y"); rm -rf "${a[*]}"`, []string{"rm|-rf|x / y"}},
+		{`set -- rm -rf /; "$@"`, []string{"set|--|rm|-rf|/", "rm|-rf|/"}},
+		{`a[0]=/; rm -rf ${a[0]}`, []string{"rm|-rf|${a[0]}…"}},
 		// A variable set for one command is not set in the line.
 		{`x=/ true; rm -rf $x`, []string{"true", "rm|-rf|$x…"}},
 		{`x=/ rm -rf $x`, []string{"rm|-rf|$x…"}},
@@ -493,6 +499,14 @@ func TestVariablesBounded(t *testing.T) {
 	// Values that multiply: too many.
 	line = "for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do x=$a$b; done; done; for c in 1 2 3; do y=$x$c; done; rm -rf /$y"
 	_, err = Commands(line)
+	assert.ErrorContains(t, err, "values")
+
+	// More variables than a frame keeps: unsure, not silent.
+	line = ""
+	for i := range maxVars {
+		line += fmt.Sprintf("v%d=1; ", i)
+	}
+	_, err = Commands(line + "x=/; rm -rf $x")
 	assert.ErrorContains(t, err, "values")
 }
 

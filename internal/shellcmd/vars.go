@@ -3,6 +3,7 @@ package shellcmd
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -28,6 +29,10 @@ type known struct {
 // one command (the combinations of its variables' values): past it, the
 // line is more than this reader follows, and the policies are unsure.
 const maxValues = 64
+
+// maxVars bounds the variables one frame keeps: each subshell copies
+// them. Past it, the line is more than this reader follows.
+const maxVars = 128
 
 // bound is a variable's value in one reading of a command: known or not.
 type bound struct {
@@ -55,9 +60,9 @@ func (sc *scope) set(name string, k known) {
 		old, had := f.vars[name]
 		k = known{vals: union(old.vals, k.vals), open: k.open || old.open || !had}
 	}
-	if len(k.vals) > maxValues {
-		k = known{open: true}
+	if _, had := f.vars[name]; len(k.vals) > maxValues || !had && len(f.vars) >= maxVars {
 		f.tooMany = true
+		return
 	}
 	if f.vars == nil {
 		f.vars = map[string]known{}
@@ -213,13 +218,18 @@ func (w *walker) assign(sc *scope, list []*syntax.Assign, binds []map[string]bou
 			continue
 		}
 		name := a.Name.Value
-		if a.Array != nil || a.Index != nil || a.Naked {
+		if a.Index != nil || a.Naked || a.Array != nil && a.Append {
 			sc.open(name)
 			continue
 		}
 		var k known
 		for _, b := range binds {
-			v := w.value(withBind(sc, b), a.Value)
+			var v arg
+			if a.Array != nil {
+				v = w.array(withBind(sc, b), a.Array)
+			} else {
+				v = w.value(withBind(sc, b), a.Value)
+			}
 			switch {
 			case v.dyn:
 				k.open = true
@@ -249,6 +259,27 @@ func (w *walker) value(sc *scope, wd *syntax.Word) arg {
 		r.part(p, false)
 	}
 	return arg{text: r.text.String(), unset: r.unset.String(), dyn: r.dyn}
+}
+
+// array reads an array's elements, (rm -rf /): its value holds them
+// joined by NUL bytes, as the positional parameters are; an element with
+// an index ([3]=x) is not followed.
+func (w *walker) array(sc *scope, a *syntax.ArrayExpr) arg {
+	var words []*syntax.Word
+	for _, e := range a.Elems {
+		if e.Index != nil || e.Value == nil {
+			return arg{dyn: true}
+		}
+		words = append(words, e.Value)
+	}
+	var elems []string
+	for _, x := range w.words(sc, words) {
+		if x.dyn {
+			return arg{dyn: true}
+		}
+		elems = append(elems, x.text)
+	}
+	return arg{text: strings.Join(elems, "\x00")}
 }
 
 // declare reads export, declare, local, readonly and typeset: their
@@ -365,14 +396,53 @@ func (r *renderer) paramValue(x *syntax.ParamExp) (string, bool) {
 
 // lineValue is the value of a parameter expansion that reads only
 // variables the line sets, each to one value where it is read.
-func (r *renderer) lineValue(x *syntax.ParamExp) (string, bool) {
-	if x.Param == nil || x.Excl || x.Index != nil || x.Names != 0 || len(r.sc.frame.vars) == 0 && len(r.sc.bind) == 0 {
-		return "", false
+//
+// A list (an array, the positional parameters) holds its words joined by
+// NUL bytes: list is '@' when each is a word of its own ("$@",
+// "${a[@]}"), '*' when they are joined ("$*", "${a[*]}"); $a and
+// ${a[0]} are its first.
+func (r *renderer) lineValue(x *syntax.ParamExp) (v string, list byte, ok bool) {
+	if x.Param == nil || x.Excl || x.Names != 0 || len(r.sc.frame.vars) == 0 && len(r.sc.bind) == 0 {
+		return "", 0, false
+	}
+	name := x.Param.Value
+	if x.Index != nil {
+		i := *x
+		i.Index = nil
+		if !simpleParam(&i) {
+			return "", 0, false
+		}
+		v, ok = r.sc.lookup(name)
+		lit, isLit := x.Index.(*syntax.Word)
+		switch {
+		case !ok || !isLit:
+			return "", 0, false
+		case lit.Lit() == "@" || lit.Lit() == "*":
+			return v, lit.Lit()[0], true
+		}
+		n, err := strconv.Atoi(lit.Lit())
+		elems := strings.Split(v, "\x00")
+		if err != nil || n < 0 {
+			return "", 0, false
+		}
+		if n >= len(elems) {
+			return "", 0, true
+		}
+		return elems[n], 0, true
 	}
 	if simpleParam(x) {
-		return r.sc.lookup(x.Param.Value)
+		v, ok = r.sc.lookup(name)
+		switch {
+		case !ok:
+			return "", 0, false
+		case name == "@" || name == "*":
+			return v, name[0], true
+		}
+		first, _, _ := strings.Cut(v, "\x00")
+		return first, 0, true
 	}
-	return r.paramValue(x)
+	v, ok = r.paramValue(x)
+	return v, 0, ok
 }
 
 // positional reads `set -- a b` (and `set a b`, `set -e -- a b`): the

@@ -560,7 +560,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			r.part(q, true)
 		}
 	case *syntax.ParamExp:
-		if v, ok := r.lineValue(x); ok {
+		if v, list, ok := r.lineValue(x); ok {
 			if len(v) > r.w.budget {
 				// x=$x$x doubles what each reading copies: bounded as
 				// nested programs are.
@@ -569,7 +569,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			}
 			r.w.budget -= len(v)
 			r.set = true
-			if name := x.Param.Value; (name == "@" || name == "*" && !quoted) && simpleParam(x) {
+			if list == '@' || list == '*' && !quoted {
 				// Each parameter a word of its own, quoted or not.
 				for i, p := range strings.Split(v, "\x00") {
 					if i > 0 {

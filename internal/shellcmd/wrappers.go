@@ -38,7 +38,7 @@ func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *sc
 	}
 	binds, ok := w.bindings(sc, nodes)
 	if !ok {
-		w.fail(&ParseError{Nested: sc.depth, Msg: fmt.Sprintf("a variable set in the line takes more than %d values", maxValues)})
+		w.fail(&ParseError{Nested: sc.depth, Msg: fmt.Sprintf("variables set in the line take more values than this reader follows (%d readings of a command, %d variables)", maxValues, maxVars)})
 		return
 	}
 	if extra := len(binds) - 1; extra > 0 {
