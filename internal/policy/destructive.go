@@ -49,6 +49,7 @@ var destructiveShell = &spec{
 			"`cmd /c rd /s` and `del /s`; `Format-Volume`, `Clear-Disk`, `Initialize-Disk`, `Remove-Partition`; drive roots (`C:\\`, `C:\\*`), " +
 			"`C:\\Windows`, `C:\\Program Files`, `C:\\ProgramData`, `C:\\Users` and the folders right in them, a home folder " +
 			"(`C:\\Users\\NAME`, `$env:USERPROFILE`, `~`) and its Documents, Desktop, Downloads, AppData and the like; " +
+			"variables the line sets to a string (`$p = \"C:\\\"; Remove-Item -Recurse $p`) read with it; " +
 			"`powershell -Command`, `-EncodedCommand`, `iex '…'`, `Start-Process` and `cmd /c` are read in turn, and a path piped into " +
 			"`Remove-Item -Recurse` answers unsure, as do `iex $x`, `$(…)`, script blocks in expressions, .NET calls and keywords " +
 			"(`if`, `foreach`, `function`), which the reading does not follow.",

@@ -60,6 +60,7 @@ type psReader struct {
 	err    *ParseError
 	pipes  int
 	budget int
+	vars   map[string]string // variables the line sets to a value it shows, by lower-cased name
 }
 
 // psDir is the folder the commands of a program run in, as Set-Location
@@ -142,6 +143,7 @@ type psLexer struct {
 	src  string
 	i    int
 	fail string
+	op   bool // an assignment's operator comes next: $x=… was split
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
@@ -236,6 +238,22 @@ func (l *psLexer) token(atCommand bool) (psToken, bool) {
 	if op := redirOp(s); op != "" {
 		l.i += len(op)
 		return psToken{kind: tRedir, op: op}, true
+	}
+	if l.op {
+		// `$x=Remove-Item …`, `$p="C:\"`: the operator, then the value,
+		// as when they are written apart.
+		l.op = false
+		for _, op := range []string{"??=", "+=", "-=", "*=", "/=", "%=", "="} {
+			if strings.HasPrefix(s, op) {
+				l.i += len(op)
+				return psToken{kind: tWord, word: psWord{text: op, unset: op}}, true
+			}
+		}
+	}
+	if n := psVarLen(s); atCommand && s[0] == '$' && n > 1 && n < len(s) && psAssignsAt(s[n:]) {
+		l.i += n
+		l.op = true
+		return psToken{kind: tWord, word: psWord{text: s[:n], dynamic: true}}, true
 	}
 	w, ok := l.word()
 	return psToken{kind: tWord, word: w}, ok
@@ -610,6 +628,12 @@ func (r *psReader) statement(toks []psToken, call bool, pipe, pos int, s psScope
 		}
 		return
 	}
+	target := len(words) > 1 && strings.HasPrefix(words[0].text, "$") && isAssign(words[1].text)
+	if target {
+		r.substitute(words[1:])
+	} else {
+		r.substitute(words)
+	}
 	head := words[0]
 	switch {
 	case head.isBlock:
@@ -644,6 +668,7 @@ func (r *psReader) statement(toks []psToken, call bool, pipe, pos int, s psScope
 func (r *psReader) expression(words []psWord, pipe, pos int, redirs []Redirect, s psScope) {
 	if len(words) > 1 && strings.HasPrefix(words[0].text, "$") && isAssign(words[1].text) {
 		rest := words[2:]
+		r.assign(words[0].text, words[1].text, rest)
 		if len(rest) > 0 && !rest[0].isBlock && !rest[0].dynamic && !rest[0].param && !rest[0].quoted && rest[0].text != "" &&
 			!strings.HasPrefix(rest[0].text, "$") && !(rest[0].text[0] >= '0' && rest[0].text[0] <= '9') {
 			r.command(rest, pipe, pos, redirs, s)
@@ -810,4 +835,102 @@ func (d *psDir) cd(c Command) {
 		}
 		return
 	}
+}
+
+// assign keeps what `$x = VALUE` gives a variable: a value written as a
+// string ($p = "C:\\"); anything else (a command, an
+// expression, +=) makes it known only at run time.
+func (r *psReader) assign(target, op string, rest []psWord) {
+	name := psVarName(target)
+	if name == "" {
+		return
+	}
+	if op != "=" || len(rest) != 1 || !rest[0].quoted || rest[0].dynamic || rest[0].isBlock || rest[0].parts != nil {
+		delete(r.vars, name)
+		return
+	}
+	if r.vars == nil {
+		r.vars = map[string]string{}
+	}
+	if len(r.vars) >= maxVars {
+		r.fail(0, "variables set in the line are more than this reader follows")
+		return
+	}
+	r.vars[name] = rest[0].text
+}
+
+// substitute reads the words' variables that the line set with their
+// values: a word whose every variable is one ($p, "$p\\sub", ${p}) is no
+// longer dynamic.
+func (r *psReader) substitute(words []psWord) {
+	if len(r.vars) == 0 {
+		return
+	}
+	for i := range words {
+		w := &words[i]
+		if !w.dynamic || w.isBlock || !strings.Contains(w.text, "$") {
+			continue
+		}
+		var b strings.Builder
+		ok, s := true, w.text
+		for s != "" && ok {
+			j := strings.IndexByte(s, '$')
+			if j < 0 {
+				b.WriteString(s)
+				break
+			}
+			b.WriteString(s[:j])
+			n := psVarLen(s[j:])
+			v, known := r.vars[psVarName(s[j:j+n])]
+			ok = known
+			b.WriteString(v)
+			s = s[j+n:]
+		}
+		if ok && len(b.String()) <= r.budget {
+			r.budget -= b.Len()
+			w.text, w.unset, w.dynamic = b.String(), b.String(), false
+		}
+	}
+}
+
+// psVarLen is the length of the variable reference at the start of s
+// ($name, $scope:name, ${…}); 1 for a lone $.
+func psVarLen(s string) int {
+	if strings.HasPrefix(s, "${") {
+		if end := strings.IndexByte(s, '}'); end > 0 {
+			return end + 1
+		}
+		return len(s)
+	}
+	n := 1
+	for n < len(s) && (isNameByte(s[n]) || s[n] == ':' && n+1 < len(s) && isNameByte(s[n+1])) {
+		n++
+	}
+	return n
+}
+
+// psVarName is a variable reference's name as PowerShell matches it:
+// lower-cased, without braces or the script:, global: and local: scopes;
+// "" for what is no simple variable ($_, $env:X stays env:x).
+func psVarName(ref string) string {
+	name := strings.ToLower(strings.TrimPrefix(ref, "$"))
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
+	for _, scope := range []string{"script:", "global:", "local:", "private:"} {
+		name = strings.TrimPrefix(name, scope)
+	}
+	if name == "" || name == "_" || strings.ContainsAny(name, " ()[]") {
+		return ""
+	}
+	return name
+}
+
+// psAssignsAt reports whether s starts with an assignment operator (not
+// the comparison ==).
+func psAssignsAt(s string) bool {
+	for _, op := range []string{"??=", "+=", "-=", "*=", "/=", "%="} {
+		if strings.HasPrefix(s, op) {
+			return true
+		}
+	}
+	return strings.HasPrefix(s, "=") && !strings.HasPrefix(s, "==")
 }

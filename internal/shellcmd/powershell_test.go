@@ -38,6 +38,12 @@ func TestPowerShell(t *testing.T) {
 	}{
 		// Destructive, as policies written for rm -rf see them.
 		{`Remove-Item -Recurse -Force C:\`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
+		// Variables the line sets to a string are read with it.
+		{`$p = "C:\"; Remove-Item -Recurse -Force $p`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
+		{`$P='C:\Users\dev'; rm -r -fo "${p}\Documents"`, []cmd{{"rm|-r|-f|--|C:/Users/dev/Documents", "", false}}},
+		{`$c = 'rm'; & $c -r -fo C:\`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
+		{`$x=Remove-Item -Recurse C:\`, []cmd{{"rm|-r|--|C:/", "", false}}},
+		{`$p = "C:\"; $p = Get-Item x; Remove-Item -Recurse $p`, []cmd{{"get-item|x", "", false}, {"rm|-r|--|$p", "", false}}},
 		{`rm -r -fo /`, []cmd{{"rm|-r|-f|--|/", "", false}}},
 		{`rm -rf /`, []cmd{{"rm|-rf|/", "", false}}}, // /bin/rm in pwsh on Linux and macOS
 		{`cp -a src C:\dst`, []cmd{{"cp|-a|src|C:/dst", "", false}}},
@@ -154,7 +160,7 @@ func TestPowerShellUnreadable(t *testing.T) {
 	for _, line := range []string{
 		`iex $x`,
 		`Invoke-Expression $cmd`,
-		`$c = 'rm'; & $c -r -fo C:\`,
+		`$c = Get-Command rm; & $c -r -fo C:\`,
 		`Write-Host "done: $(Remove-Item -Recurse C:\)"`,
 		`Get-ChildItem (Join-Path $a b)`,
 		`@(1,2) | ForEach-Object { $_ }`,
