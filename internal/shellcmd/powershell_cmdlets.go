@@ -205,7 +205,10 @@ func (c *cmdlet) posix(args []psWord) (out []psWord, input, unknown bool) {
 			positional(a)
 			continue
 		}
-		name, value, inline := strings.Cut(strings.ToLower(a.text[1:]), ":")
+		// Cut before lower-casing: ToLower rewrites invalid UTF-8 to
+		// U+FFFD, three bytes, and the value's place in the text moves.
+		name, value, inline := strings.Cut(a.text[1:], ":")
+		name = strings.ToLower(name)
 		p, ok := c.param(name)
 		if !ok {
 			// A parameter this reader does not know: take what follows as
@@ -225,7 +228,7 @@ func (c *cmdlet) posix(args []psWord) (out []psWord, input, unknown bool) {
 			}
 			continue
 		}
-		if inline && value == "$false" {
+		if inline && strings.EqualFold(value, "$false") {
 			continue
 		}
 		if f := c.switches[p]; f != "" {

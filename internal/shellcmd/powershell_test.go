@@ -52,6 +52,7 @@ func TestPowerShell(t *testing.T) {
 		{`Remove-Item -Path $env:USERPROFILE\Documents -Recurse`, []cmd{{"rm|-r|--|$HOME/Documents", "", false}}},
 		{`Remove-Item -LiteralPath 'C:\Program Files' -Recurse:$true`, []cmd{{"rm|-r|--|C:/Program Files", "", false}}},
 		{`Remove-Item -Recurse:$false C:\x`, []cmd{{"rm|--|C:/x", "", false}}},
+		{`Remove-Item -Recurse:$False C:\x`, []cmd{{"rm|--|C:/x", "", false}}},
 		{`Remove-Item C:\a, 'C:\b,c' -Recurse`, []cmd{{"rm|-r|--|C:/a|C:/b,c", "", false}}},
 		{"Remove-Item \u2013Recurse \u2013Force \u2018C:\\\u2019", []cmd{{"rm|-r|-f|--|C:/", "", false}}},
 		{"Remove-Item -Re`curse -Force C:\\", []cmd{{"rm|-r|-f|--|C:/", "", false}}},
