@@ -36,7 +36,7 @@ var protectedBranches = &spec{
 			"Also `git reset --hard` (or `--merge`) while on a protected branch. Wrapped commands count; " +
 			"a line that cannot be read to its end is answered with ask, as by every shell policy.",
 		Misses: "aliases and settings from git's configuration files (`git pf`, `push.default = upstream` with another branch name, " +
-			"`remote.origin.mirror = true`), scripts (`./release.sh`), options held in variables (`git push $FLAGS origin main`), " +
+			"`remote.origin.mirror = true`), scripts (`./release.sh`), options held in variables the line does not set (`git push $FLAGS origin main`), " +
 			"a refspec held in a variable on a push that is not forced, pushes through other programs (`gh api`, the hosting service's web page). " +
 			"Local branch changes are left to `hookshim/git-discard` (`git branch -D main`) or not reported (`git branch -f main x`, " +
 			"`git checkout -B main`, `git update-ref refs/heads/main x`): the remote only changes with a push, and a push that " +

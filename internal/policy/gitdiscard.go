@@ -34,7 +34,7 @@ var gitDiscard = &spec{
 			"`git branch -f`, `git branch -M`, `git checkout -B`, `git switch -C` over an existing branch (whether it exists is not read); " +
 			"`git rm -f`, `git merge --abort`, `git worktree prune` (it drops only the records of worktrees already gone), " +
 			"`git submodule deinit --all` without `--force` (git refuses when there are changes); " +
-			"settings from git's configuration files (`clean.requireForce = false`, aliases); options held in variables " +
+			"settings from git's configuration files (`clean.requireForce = false`, aliases); options held in variables the line does not set " +
 			"(`git reset $MODE`); and `git checkout NAME` taken for a branch when the folder cannot be read.",
 		Params: []Param{{"allow", "array of strings", "git subcommands never reported, e.g. `[\"clean\", \"stash\"]`; one of " +
 			"`reset`, `clean`, `checkout`, `restore`, `switch`, `stash`, `branch`, `worktree`, `submodule`, `reflog`, `gc` (also `git prune`), " +

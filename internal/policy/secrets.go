@@ -35,7 +35,7 @@ var secretFiles = &spec{
 			"A glob whose last element starts with a literal part matching one counts (`cat .env*`, `**/.env*`).",
 		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` and the like (`.env.local.example`: templates; see allow), names printed by `echo`/`printf` " +
 			"or set by `export`, and files run by `source`/`.`: running a file does not show it, and what it sets may be printed afterwards " +
-			"as any variable may. Files only listed, deleted or chmod-ed (`ls`, `stat`, `rm`, `chmod`), files reached through variables, " +
+			"as any variable may. Files only listed, deleted or chmod-ed (`ls`, `stat`, `rm`, `chmod`), files reached through variables the line does not set, " +
 			"globs that start with a wildcard (`cat *`, `grep -r KEY .`), brace lists (`{.env,x}`), scripts in files or here-documents " +
 			"(`python3 script.py`, `python3 <<EOF`), paths an interpreter builds at run time (`open(\".\" + \"env\")`), " +
 			"other tools reading them (`docker compose up` loading `.env`, a test that loads it), " +
