@@ -35,7 +35,9 @@ var destructiveShell = &spec{
 			"(`if …; then d=/; fi`), each value it may hold. Code given to an interpreter on its command line (`python3 -c`, `perl -e`, " +
 			"`ruby -e`, `node -e`, `php -r`) is read for what it hands to a shell (`os.system(\"…\")`, `subprocess.run([…])`, `system(\"…\")`, " +
 			"backticks, `execSync(\"…\")`) and for its recursive deletes of a literal path (`shutil.rmtree(\"/\")`, `FileUtils.rm_rf`, " +
-			"`fs.rmSync`, `rmtree`). `rsync --delete` into one of these folders. " +
+			"`fs.rmSync`, `rmtree`); a script the line writes with text it shows and then runs (`echo '…' > x.sh && bash x.sh`, " +
+			"`source`, `./x.sh`, `sh < x.sh`). `rsync --delete` into one of these folders, `rsync --remove-source-files` and " +
+			"`tar --remove-files` of one. " +
 			"A delete whose target is known only at run time answers unsure (ask) " +
 			"when, with its variables empty, it would reach one of these (`rm -rf \"$DIR\"/`, `rm -rf ~/$X`), and so does " +
 			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`), a recursive delete or a program that `xargs` or `parallel` " +
@@ -323,6 +325,10 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 		if f := rsyncDelete(c, r.cwd, project, allow); f != "" {
 			return f
 		}
+	case name == "tar" || name == "bsdtar" || name == "gtar":
+		if f := tarRemove(c, r.cwd, project, allow); f != "" {
+			return f
+		}
 	case name == "dd":
 		for _, a := range args[1:] {
 			if of, ok := strings.CutPrefix(a, "of="); ok && blockDevice(of) {
@@ -503,6 +509,48 @@ func decoder(c shellcmd.Command) bool {
 	return false
 }
 
+// tarValued are tar's options that take the next word as their value.
+var tarValued = []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+	"-b", "--blocking-factor", "-H", "--format", "-I", "--use-compress-program", "-N", "--newer", "-g",
+	"--listed-incremental", "-K", "--starting-file", "-L", "--tape-length", "-V", "--label", "--exclude",
+	"--owner", "--group", "--mode", "--mtime", "--transform", "--xform", "--checkpoint-action"}
+
+// tarRemove is what `tar --remove-files` destroys: the files it archives,
+// deleted once in the archive.
+func tarRemove(c shellcmd.Command, cwd, project string, allow globs) string {
+	if !slices.Contains(c.Args[1:], "--remove-files") {
+		return ""
+	}
+	args := c.Args[1:]
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		// tar cf x.tar …: the first word bundles options, f's value next.
+		skip := 1 + strings.Count(args[0], "f") + strings.Count(args[0], "C") + strings.Count(args[0], "T")
+		args = args[min(skip, len(args)):]
+	}
+	if why := vitalPath(operandsSkipping(args, tarValued...), cwd, project, allow); why != "" {
+		return said(c) + " would delete " + why + " once archived"
+	}
+	return ""
+}
+
+// vitalPath is why the first of paths that is vital is, or "".
+func vitalPath(paths []string, cwd, project string, allow globs) string {
+	for _, t := range paths {
+		if cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
+			continue
+		}
+		if len(t) > 1 {
+			t = strings.TrimSuffix(t, "/")
+		}
+		if p := expand(t, cwd); !allow.match(p) {
+			if why := vital(p, project); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
 // rsyncValued are rsync's options that take the next word as their value.
 var rsyncValued = []string{"-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from",
 	"--files-from", "-T", "--temp-dir", "--backup-dir", "--suffix", "--partial-dir", "--log-file", "--password-file",
@@ -524,7 +572,16 @@ func rsyncDelete(c shellcmd.Command, cwd, project string, allow globs) string {
 		}
 	}
 	ops := operandsSkipping(c.Args[1:], rsyncValued...)
-	if !deletes || len(ops) < 2 {
+	if len(ops) < 2 {
+		return ""
+	}
+	if slices.Contains(c.Args[1:], "--remove-source-files") {
+		// The sources' files go once copied.
+		if why := vitalPath(ops[:len(ops)-1], cwd, project, allow); why != "" {
+			return said(c) + " would delete the files of " + why
+		}
+	}
+	if !deletes {
 		return ""
 	}
 	dest := ops[len(ops)-1]

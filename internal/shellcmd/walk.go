@@ -16,7 +16,8 @@ type walker struct {
 	out    []Command
 	err    error
 	pipes  int
-	budget int // bytes of nested programs still to be parsed
+	budget int               // bytes of nested programs still to be parsed
+	files  map[string]string // scripts the line writes, by path (files.go)
 }
 
 func newWalker(line string) *walker {
@@ -232,6 +233,9 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 			ce = &syntax.CallExpr{}
 		}
 		w.call(ce, s.Redirs, sc)
+		if len(s.Redirs) > 0 {
+			w.writes(s, sc)
+		}
 		return
 	}
 	if len(s.Redirs) > 0 {
@@ -792,6 +796,9 @@ func (w *walker) stdinOf(list []*syntax.Redirect, sc *scope) *feed {
 			in = &feed{text: a.text + "\n", known: !a.dyn, kind: ProgramStdin}
 		case syntax.RdrIn:
 			in = &feed{kind: ProgramFile}
+			if text, ok := w.script(sc, w.render(sc, rd.Word)); ok {
+				in = &feed{text: text, known: true, kind: ProgramFile} // sh < x.sh, x.sh written by the line
+			}
 		case syntax.DplIn, syntax.RdrInOut:
 			in = &feed{kind: ProgramStdin}
 		}

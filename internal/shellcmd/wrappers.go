@@ -115,7 +115,14 @@ func (w *walker) run(cl *call, args []arg) {
 		name := base(args[0].text)
 		var rest []arg
 		var ok bool
+		if strings.Contains(args[0].text, "/") && w.runScript(cl, args, 0, "", false) {
+			return // ./x.sh, a script the line wrote
+		}
 		switch name {
+		case "source", ".":
+			if w.runScript(cl, args, 1, name, true) {
+				return
+			}
 		case "sudo", "doas":
 			var done bool
 			if rest, ok, done = w.sudo(cl, args); done {
@@ -279,6 +286,9 @@ func (w *walker) run(cl *call, args []arg) {
 	}
 	setsVars(cl.sc, c)
 	w.inline(cl, args)
+	if c.Name() == "tee" {
+		w.tee(cl, args)
+	}
 	for i, a := range args {
 		if a.w != nil {
 			w.subs(a.w, cl.sc, idx, i)
@@ -405,6 +415,8 @@ func (w *walker) shell(cl *call, args []arg, name string) bool {
 	case "c":
 		w.nestArgs(cl, args, args[1+at:2+at], name+" -c", false)
 		return true
+	case "file":
+		return w.runScript(cl, args, 1+at, name, false)
 	case "stdin":
 		return w.stdinShell(cl, args, name)
 	case "unknown":
