@@ -22,7 +22,7 @@ func TestShell(t *testing.T) {
 		{rmRoot, "x=/; rm -rf $x", true}, // a variable the line sets: its value
 		{rmRoot, "for d in build /; do rm -rf $d; done", true},
 		{rmRoot, `python3 -c "import shutil; shutil.rmtree('/')"`, true},
-		{rmRoot, "rm -rf $x", false}, // known only at run time
+		{rmRoot, "rm -rf $x", false},                // known only at run time
 		{rmRoot, "rm --recursive --force /", false}, // long options are named in full: "recursive" in .flags
 		{`any(commands, .name == "rm" && "recursive" in .flags)`, "rm --recursive --force /", true},
 		{rmRoot, "ls && rm -rf /", true},
