@@ -24,8 +24,24 @@ type inlineLang struct {
 	quotes  string         // the characters that open a string literal
 }
 
-var inlineLangs = sync.OnceValue(func() map[string]*inlineLang {
-	return map[string]*inlineLang{
+// The tables are built on first use: a call that reads no interpreter's
+// code pays nothing at start (TestInitCost).
+var (
+	inlineOnce      sync.Once
+	inlineLangTable map[string]*inlineLang
+	backticksRe     *regexp.Regexp
+)
+
+// inlineTables are the languages' calls, and Perl's, Ruby's and PHP's
+// command substitution: `…`, qx(…) and %x(…).
+func inlineTables() (map[string]*inlineLang, *regexp.Regexp) {
+	inlineOnce.Do(buildInlineTables)
+	return inlineLangTable, backticksRe
+}
+
+func buildInlineTables() {
+	backticksRe = regexp.MustCompile("`([^`]*)`|\\b(?:qx|%x)\\s*(?:\\(([^)]*)\\)|\\{([^}]*)\\}|\\[([^\\]]*)\\])")
+	inlineLangTable = map[string]*inlineLang{
 		"python": {
 			shell:   regexp.MustCompile(`\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|getoutput|getstatusoutput|Popen))\s*\(\s*`),
 			deletes: regexp.MustCompile(`\b(?:shutil\.rmtree|rmtree|os\.removedirs)\s*\(\s*`),
@@ -51,13 +67,7 @@ var inlineLangs = sync.OnceValue(func() map[string]*inlineLang {
 			quotes: `'"`,
 		},
 	}
-})
-
-// backticks are Perl's, Ruby's and PHP's command substitution: `…`,
-// qx(…) and %x(…).
-var backticks = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("`([^`]*)`|\\b(?:qx|%x)\\s*(?:\\(([^)]*)\\)|\\{([^}]*)\\}|\\[([^\\]]*)\\])")
-})
+}
 
 // inlineCode finds the code an interpreter's command line gives it, and
 // the language: python -c CODE, perl -e CODE (each -e a line; also in a
@@ -152,7 +162,8 @@ func (w *walker) inline(cl *call, args []arg) {
 		return
 	}
 	w.budget -= len(code) // read as a nested program is: counted
-	l := inlineLangs()[lang]
+	langs, backticks := inlineTables()
+	l := langs[lang]
 	for _, m := range l.shell.FindAllStringIndex(code, -1) {
 		if words, list := literals(code[m[1]:], l.quotes); list && len(words) > 0 {
 			// subprocess.run(["rm", "-rf", "/"]): the words themselves.
@@ -162,7 +173,7 @@ func (w *walker) inline(cl *call, args []arg) {
 		}
 	}
 	if lang != "python" && lang != "node" {
-		for _, m := range backticks().FindAllStringSubmatch(code, -1) {
+		for _, m := range backticks.FindAllStringSubmatch(code, -1) {
 			for _, prog := range m[1:] {
 				if prog != "" {
 					w.nest(cl, prog, how, false)
