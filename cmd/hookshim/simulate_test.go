@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,7 +116,11 @@ func TestSimulatePack(t *testing.T) {
 		rows++
 		f := strings.Fields(line)
 		documented := f[1]
-		require.Regexp(t, `\s`+documented+`\s{2,}`+`|\s`+documented+`$`, line[strings.LastIndex(line, "\"")+1:], line)
+		// After the example, a quoted string (a reason may quote too).
+		at := strings.IndexByte(line, '"')
+		example, err := strconv.QuotedPrefix(line[at:])
+		require.NoError(t, err, line)
+		require.Regexp(t, `^\s+`+documented+`(\s{2,}|$)`, line[at+len(example):], line)
 		if documented == "deny" {
 			require.Contains(t, line, "("+f[0]+")", line)
 		}
