@@ -42,7 +42,8 @@ var destructiveShell = &spec{
 			"when, with its variables empty, it would reach one of these (`rm -rf \"$DIR\"/`, `rm -rf ~/$X`), and so does " +
 			"`rm -rf *` in a folder known only at run time (`cd \"$X\"; rm -rf *`), a recursive delete or a program that `xargs` or `parallel` " +
 			"takes from its input (`… | xargs rm -rf`, `… | xargs -I{} bash -c {}`), a program known only at run time given one of these " +
-			"folders (`$CMD -rf /`, `\"$(which rm)\" -rf /`), a program decoded only when it runs (`… | base64 -d | sh`, " +
+			"folders (`$CMD -rf /`, `\"$(which rm)\" -rf /`; what it is given with `-c` is read, as it may be a shell: `$SHELL -c '…'`), " +
+			"a program decoded only when it runs (`… | base64 -d | sh`, " +
 			"`eval \"$(… | xxd -r -p)\"`); so does a line that cannot be read to its end. " +
 			"Home folders are known by their path too (`/home/NAME`, `/Users/NAME` and the folders right in them). Emptying a temp folder " +
 			"(`rm -rf /var/tmp/*`) is not reported. " +

@@ -448,6 +448,9 @@ func TestVariables(t *testing.T) {
 		{`a=(x "/ y"); rm -rf "${a[*]}"`, []string{"rm|-rf|x / y"}},
 		{`set -- rm -rf /; "$@"`, []string{"set|--|rm|-rf|/", "rm|-rf|/"}},
 		{`a[0]=/; rm -rf ${a[0]}`, []string{"rm|-rf|${a[0]}…"}},
+		// A program known only at run time given -c may be a shell.
+		{`$SHELL -c 'rm -rf /'`, []string{"$SHELL|-c|rm -rf /…", "rm|-rf|/"}},
+		{`"$BASH" -lc "x=/; rm -rf \$x"`, []string{"$BASH|-lc|x=/; rm -rf $x…", "rm|-rf|/"}},
 		// A variable set for one command is not set in the line.
 		{`x=/ true; rm -rf $x`, []string{"true", "rm|-rf|$x…"}},
 		{`x=/ rm -rf $x`, []string{"rm|-rf|$x…"}},

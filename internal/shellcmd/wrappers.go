@@ -298,6 +298,13 @@ func (w *walker) run(cl *call, args []arg) {
 	if c.Name() == "find" {
 		w.findExec(cl, args, idx)
 	}
+	if args[0].dyn && len(args) > 2 {
+		// A program known only at run time given -c PROGRAM ($SHELL -c
+		// '…', "$BASH" -lc '…') may be a shell: what it would run is read.
+		if mode, at := shellMode(args[1:]); mode == "c" && !args[1+at].dyn {
+			w.nest(cl, args[1+at].text, args[0].text+" -c", false)
+		}
+	}
 }
 
 // dropped walks the substitutions of the words that are not arguments.
