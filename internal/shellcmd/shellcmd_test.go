@@ -504,6 +504,16 @@ func TestVariablesBounded(t *testing.T) {
 	_, err = Commands(line)
 	assert.ErrorContains(t, err, "values")
 
+	// A loop over more words than a variable keeps: unsure, not silent.
+	var words []string
+	for i := range maxValues + 1 {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	_, err = Commands("for f in " + strings.Join(words, " ") + "; do rm -rf $f; done")
+	assert.ErrorContains(t, err, "values")
+	_, err = Commands("if c; then for f in " + strings.Join(words, " ") + "; do :; done; fi; rm -rf /$f")
+	assert.ErrorContains(t, err, "values")
+
 	// More variables than a frame keeps: unsure, not silent.
 	line = ""
 	for i := range maxVars {

@@ -302,7 +302,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 			loop.cond = false
 			loop.set(name, k)
 			w.stmts(c.Do, body)
-			if sc.cond || len(it.Items) == 0 {
+			if (sc.cond || len(it.Items) == 0) && sc.frame.vars != nil {
 				// The loop may not run: what the variable held before
 				// stays possible.
 				after := sc.frame.vars[name]
