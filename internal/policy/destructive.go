@@ -33,7 +33,7 @@ var destructiveShell = &spec{
 			"Variables the line sets are read with their values (`x=/; rm -rf $x`, `for d in /usr /etc; do rm -rf \"$d\"; done`, " +
 			"`a=rm; $a -rf /`, splitting at `IFS`, `set -- rm -rf /; \"$@\"`, `${x%/}`, `$(echo /)`); where the line may or may not set one " +
 			"(`if …; then d=/; fi`), each value it may hold. Code given to an interpreter on its command line (`python3 -c`, `perl -e`, " +
-			"`ruby -e`, `node -e`, `php -r`) is read for what it hands to a shell (`os.system(\"…\")`, `subprocess.run([…])`, `system(\"…\")`, " +
+			"`ruby -e`, `node -e`, `php -r`, an `awk` program, or fed in: `perl <<EOF`) is read for what it hands to a shell (`os.system(\"…\")`, `subprocess.run([…])`, `system(\"…\")`, " +
 			"backticks, `execSync(\"…\")`) and for its recursive deletes of a literal path (`shutil.rmtree(\"/\")`, `FileUtils.rm_rf`, " +
 			"`fs.rmSync`, `rmtree`); a script the line writes with text it shows and then runs (`echo '…' > x.sh && bash x.sh`, " +
 			"`source`, `./x.sh`, `sh < x.sh`). `rsync --delete` into one of these folders, `rsync --remove-source-files` and " +

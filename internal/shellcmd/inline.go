@@ -62,6 +62,10 @@ func buildInlineTables() {
 			deletes: regexp.MustCompile(`\b(?:rmSync|rmdirSync|rimraf(?:\.sync)?|rimrafSync|Deno\.remove(?:Sync)?|rm|rmdir)\s*\(\s*`),
 			quotes:  "'\"`",
 		},
+		"awk": {
+			shell:  regexp.MustCompile(`\bsystem\s*\(\s*`),
+			quotes: `"`,
+		},
 		"php": {
 			shell:  regexp.MustCompile(`\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*`),
 			quotes: `'"`,
@@ -86,6 +90,8 @@ func inlineCode(args []arg) (lang, code, how string, ok bool) {
 		lang = "node"
 	case name == "php":
 		lang = "php"
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+		return awkCode(args)
 	default:
 		return "", "", "", false
 	}
@@ -150,14 +156,69 @@ func inlineCode(args []arg) (lang, code, how string, ok bool) {
 		}
 	}
 	if len(lines) == 0 {
-		return "", "", "", false
+		return lang, "", "", false
 	}
 	return lang, strings.Join(lines, "\n"), how, true
+}
+
+// awkCode is an awk program given on the command line: its first operand
+// after the options (-F sep, -v var=value), unless -f names a file.
+func awkCode(args []arg) (lang, code, how string, ok bool) {
+	name := base(args[0].text)
+	for i := 1; i < len(args); i++ {
+		a := args[i].text
+		switch {
+		case args[i].dyn:
+			return "awk", "", "", false
+		case a == "-f" || strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "-F") || a == "--file":
+			return "awk", "", "", false
+		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
+			i++
+		case a == "-e" || a == "--source":
+			if i+1 < len(args) && !args[i+1].dyn {
+				return "awk", args[i+1].text, name + " " + a, true
+			}
+			return "awk", "", "", false
+		case a == "--":
+			if i+1 < len(args) && !args[i+1].dyn {
+				return "awk", args[i+1].text, name, true
+			}
+			return "awk", "", "", false
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+		default:
+			return "awk", a, name, true
+		}
+	}
+	return "awk", "", "", false
+}
+
+// readsProgram reports whether an interpreter given no code on its
+// command line reads its program from standard input: no operand, or "-".
+func readsProgram(args []arg) bool {
+	for _, a := range args[1:] {
+		if a.dyn {
+			return false
+		}
+		if a.text == "-" {
+			return true
+		}
+		if !strings.HasPrefix(a.text, "-") {
+			return false // a script, or a module's name after -m
+		}
+		if a.text == "-m" || a.text == "-f" || a.text == "-r" {
+			return false
+		}
+	}
+	return true
 }
 
 // inline reads the code an interpreter is given on its command line.
 func (w *walker) inline(cl *call, args []arg) {
 	lang, code, how, ok := inlineCode(args)
+	if !ok && lang != "" && lang != "awk" && cl.stdin != nil && cl.stdin.known && readsProgram(args) {
+		// perl <<EOF … EOF, python3 - <<< '…': the program is fed in.
+		code, how, ok = cl.stdin.text, base(args[0].text)+" <<", true
+	}
 	if !ok || len(code) > w.budget {
 		return
 	}

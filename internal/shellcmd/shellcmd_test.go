@@ -544,6 +544,12 @@ func TestInline(t *testing.T) {
 		{`node --eval "require('child_process').execSync('rm -rf ~')"`, []string{"rm|-rf|~ via node --eval"}},
 		{`deno eval "Deno.removeSync('/', {recursive: true})"`, []string{`rm|-r|--|/ via deno eval: Deno.removeSync("/")`}},
 		{`php -r 'system("rm -rf /");'`, []string{"rm|-rf|/ via php -r"}},
+		{"perl <<EOF\nsystem(\"rm -rf /\");\nEOF", []string{"rm|-rf|/ via perl <<"}},
+		{`python3 - <<< "import shutil; shutil.rmtree('/usr')"`, []string{`rm|-r|--|/usr via python3 <<: shutil.rmtree("/usr")`}},
+		{`awk 'BEGIN {system("rm -rf /")}'`, []string{"rm|-rf|/ via awk"}},
+		{`awk -F: -v x=1 'BEGIN {system("rm -rf ~")}' /etc/passwd`, []string{"rm|-rf|~ via awk"}},
+		{`python3 script.py <<< 'import os; os.system("rm -rf /")'`, nil},
+		{`awk -f prog.awk 'system("rm -rf /")'`, nil},
 		// Not code of the command line, or nothing run.
 		{`python3 -c "print('rm -rf /')"`, nil},
 		{`python3 -m http.server`, nil},
