@@ -57,6 +57,7 @@ func TestCommands(t *testing.T) {
 		{"command rm x", []cmd{{"rm|x", "command", false}}},
 		{"command -v rm", []cmd{{"command|-v|rm", "", false}}},
 		{"find . -name '*.o' | xargs -0 -n 1 rm -f", []cmd{{"find|.|-name|*.o", "", false}, {"rm|-f", "xargs", false}}},
+		{"echo / | xargs -J {} rm -rf {}", []cmd{{"echo|/", "", false}, {"rm|-rf|{}", "xargs", false}}}, // BSD's -J takes a value
 		{`find / -exec rm -rf {} \;`, []cmd{{"find|/|-exec|rm|-rf|{}|;", "", false}, {"rm|-rf|{}", "find -exec", false}}},
 		{"eval 'rm -rf' /", []cmd{{"rm|-rf|/", "eval", false}}},
 		{"if true; then rm -rf /; fi", []cmd{{"true", "", false}, {"rm|-rf|/", "", false}}},

@@ -160,7 +160,7 @@ func (w *walker) run(cl *call, args []arg) {
 			}
 			ok = true
 		case "xargs":
-			rest, _ = skipOptions(args[1:], "adEILnPs", []string{"arg-file", "delimiter", "eof", "max-args", "max-procs", "max-chars", "max-lines", "process-slot-var"}, 0, 0)
+			rest, _ = skipOptions(args[1:], "adEILnPsJRS", []string{"arg-file", "delimiter", "eof", "max-args", "max-procs", "max-chars", "max-lines", "process-slot-var"}, 0, 0)
 			ok = len(rest) > 0
 		case "parallel":
 			if w.parallel(cl, args) {
