@@ -18,7 +18,7 @@ var destructiveShell = &spec{
 		Summary: "deny shell commands that destroy the machine or the user's data outside the project",
 		Events:  toolEvents,
 		Catches: "recursive deletes (`rm -r`, long options abbreviated too: `rm --rec`; `find -delete`, `find -exec rm`/`-execdir`/`unlink`), " +
-			"`find -delete` and `find -exec rm` anywhere outside the project but the temp folders and the home folder's caches (`find ~/Downloads -name '*.tmp' -delete`), " +
+			"`find -delete` and `find -exec rm` (also through a shell: `find / -exec sh -c 'rm -rf \"$1\"' _ {} \\;`) anywhere outside the project but the temp folders and the home folder's caches (`find ~/Downloads -name '*.tmp' -delete`), " +
 			"recursive `chmod`/`chown`/`chgrp` and `mv` of `/`, `/*`, the home folder (`~`, `$HOME`, `~/*`, a folder right in it such as `~/Documents`), " +
 			"system folders and the folders right in them (`/etc`, `/usr`, `/usr/lib`, `/var`, `/boot`, `/lib`, `/home`, `/Users`, …), " +
 			"a folder that holds the project (`rm -rf ..`), and globs or brace expansions that reach any of them (`/*/*`, `/u*`, `/usr/l*`, `/{usr,etc}`), " +
@@ -309,11 +309,18 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 		for _, o := range runs {
 			// What find -exec runs on each file found: a delete there
 			// deletes the whole tree.
-			if o.cmd.Parent == at && len(o.cmd.Via) > 0 && o.cmd.Via[len(o.cmd.Via)-1] == "find -exec" {
-				switch o.cmd.Name() {
-				case "rm", "rmdir", "unlink", "shred":
-					deletes = true
-				}
+			if o.cmd.Parent != at || len(o.cmd.Via) == 0 {
+				continue
+			}
+			switch o.cmd.Name() {
+			case "rm", "rmdir", "unlink", "shred":
+				// find -exec rm, or a shell it runs that deletes the file
+				// found (find -exec sh -c 'rm -rf "$1"' _ {} \;).
+				direct := o.cmd.Via[len(o.cmd.Via)-1] == "find -exec"
+				inShell := slices.Contains(o.cmd.Via, "find -exec") && slices.ContainsFunc(o.cmd.Args[1:], func(a string) bool {
+					return strings.Contains(a, "{}")
+				})
+				deletes = deletes || direct || inShell
 			}
 		}
 		if deletes {

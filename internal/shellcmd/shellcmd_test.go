@@ -148,7 +148,7 @@ func TestCommands(t *testing.T) {
 		{"timeout --sig KILL 5s rm x", []cmd{{"rm|x", "timeout", false}}},
 		{"xargs -I{} -P 4 rm -rf {}", []cmd{{"rm|-rf|{}", "xargs", false}}},
 		{"find -L / -delete", []cmd{{"find|-L|/|-delete", "", false}}},
-		{"find . -execdir sh -c 'rm -rf \"$1\"' _ {} +", []cmd{{"find|.|-execdir|sh|-c|rm -rf \"$1\"|_|{}|+", "", false}, {"rm|-rf|$1", "find -exec,sh -c", false}}},
+		{"find . -execdir sh -c 'rm -rf \"$1\"' _ {} +", []cmd{{"find|.|-execdir|sh|-c|rm -rf \"$1\"|_|{}|+", "", false}, {"rm|-rf|{}", "find -exec,sh -c", false}}},
 		// Programs fed to shells.
 		{"bash -lc 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -c", false}}},
 		{"bash -ec 'rm -rf /'", []cmd{{"rm|-rf|/", "bash -c", false}}},
@@ -449,6 +449,11 @@ func TestVariables(t *testing.T) {
 		{`a=(x "/ y"); rm -rf "${a[*]}"`, []string{"rm|-rf|x / y"}},
 		{`set -- rm -rf /; "$@"`, []string{"set|--|rm|-rf|/", "rm|-rf|/"}},
 		{`a[0]=/; rm -rf ${a[0]}`, []string{"rm|-rf|${a[0]}…"}},
+		// A shell's -c program gets what follows it: $0, then $1 ….
+		{`sh -c 'rm -rf $1' _ /`, []string{"rm|-rf|/"}},
+		{`bash -c 'rm -rf "$@" "$0"' x / /usr`, []string{"rm|-rf|/|/usr|x"}},
+		{`find / -exec sh -c 'rm -rf "$1"' _ {} \;`, []string{"find|/|-exec|sh|-c|rm -rf \"$1\"|_|{}|;", "rm|-rf|{}"}},
+		{`ls | xargs sh -c 'rm -rf "$@"' _`, []string{"ls", "rm|-rf|$@…"}},
 		// A program known only at run time given -c may be a shell.
 		{`$SHELL -c 'rm -rf /'`, []string{"$SHELL|-c|rm -rf /…", "rm|-rf|/"}},
 		{`"$BASH" -lc "x=/; rm -rf \$x"`, []string{"$BASH|-lc|x=/; rm -rf $x…", "rm|-rf|/"}},

@@ -465,7 +465,12 @@ func positional(sc *scope, c Command) {
 	case i == len(args) && i > 0:
 		return // only options: the parameters stay
 	}
-	ps, sure := args[i:], !slices.Contains(dyn[i:], true)
+	setParams(sc, args[i:], !slices.Contains(dyn[i:], true))
+}
+
+// setParams sets the positional parameters: "@" and "*" (joined by NUL
+// bytes), "1" to "9"; known only at run time unless sure.
+func setParams(sc *scope, ps []string, sure bool) {
 	set := func(name, v string) {
 		if sure {
 			sc.set(name, known{vals: []string{v}})
@@ -482,4 +487,26 @@ func positional(sc *scope, c Command) {
 		}
 		set(string(rune('0'+n)), v)
 	}
+}
+
+// shellParams sets what a shell started with -c PROGRAM gets after its
+// program: $0, then the positional parameters (sh -c 'rm -rf "$1"' _ /;
+// find -exec sh -c '…' _ {} \;). fed says xargs or parallel add more
+// when they run.
+func shellParams(sc *scope, after []arg, fed bool) {
+	sure := !fed
+	words := make([]string, 0, len(after))
+	for _, a := range after {
+		sure = sure && !a.dyn
+		words = append(words, a.text)
+	}
+	if len(words) > 0 {
+		if !after[0].dyn {
+			sc.set("0", known{vals: []string{words[0]}})
+		} else {
+			sc.set("0", known{open: true})
+		}
+		words = words[1:]
+	}
+	setParams(sc, words, sure)
 }

@@ -15,6 +15,8 @@ type call struct {
 	sudo    bool
 	env     []string
 	set     []assigned // the variables env gives the command, for a shell it starts
+	params  []arg      // what a shell's -c program gets after it: $0, $1 …
+	fed     bool       // … and more from xargs or parallel
 	text    string     // the command as written, when a word reads a variable the line sets
 	dir     string     // set by env -C, sudo -D
 	dirDyn  bool       // … to a folder known only at run time
@@ -384,6 +386,9 @@ func (w *walker) nest(cl *call, text, how string, sameShell bool) {
 	if !sameShell {
 		in.frame.exported(cl.set)
 		in.bind = nil
+		if cl.params != nil || cl.fed {
+			shellParams(in, cl.params, cl.fed)
+		}
 	}
 	in.via, in.sudo = cl.via, cl.sudo
 	in.stdin, in.redirs, in.pipe = nil, cl.redirs, 0
@@ -420,6 +425,7 @@ func (w *walker) shell(cl *call, args []arg, name string) bool {
 	}
 	switch mode {
 	case "c":
+		cl.params, cl.fed = args[min(2+at, len(args)):], fed
 		w.nestArgs(cl, args, args[1+at:2+at], name+" -c", false)
 		return true
 	case "file":
