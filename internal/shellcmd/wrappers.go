@@ -180,6 +180,78 @@ func (w *walker) run(cl *call, args []arg) {
 				_, lookup = skipOptions(args[1:], "", nil, 0, 'V')
 			}
 			ok = !lookup && len(rest) > 0
+		case "pkexec", "run0":
+			// polkit's and systemd's sudo: root unless told another user.
+			rest, _ = skipOptions(args[1:], "ugD", []string{"user", "group", "nice", "chdir", "setenv", "property",
+				"description", "slice", "unit", "machine", "background"}, 0, 0)
+			ok = len(rest) > 0
+			if ok {
+				if u, found := valueOf(args[1:len(args)-len(rest)], "u", "user"); !found || u.text == "root" || u.text == "0" {
+					cl.sudo = true
+				}
+			}
+		case "systemd-run":
+			rest, _ = skipOptions(args[1:], "upEMH", []string{"unit", "property", "description", "slice", "setenv",
+				"machine", "host", "uid", "gid", "nice", "working-directory", "on-active", "on-boot", "on-startup",
+				"on-unit-active", "on-unit-inactive", "on-calendar", "on-clock-change", "on-timezone-change",
+				"timer-property", "path-property", "socket-property", "service-type"}, 0, 0)
+			ok = len(rest) > 0
+		case "strace":
+			rest, _ = skipOptions(args[1:], "abeEIoOpPsSuUX", []string{"output", "trace", "signal", "status", "attach",
+				"user", "env", "string-limit", "columns", "decode-fds", "trace-path", "summary-sort-by"}, 0, 0)
+			ok = len(rest) > 0
+		case "ltrace":
+			rest, _ = skipOptions(args[1:], "aADeFlnopsuwxL", []string{"output", "library", "indent", "align"}, 0, 0)
+			ok = len(rest) > 0
+		case "unshare", "nsenter":
+			rest, _ = skipOptions(args[1:], "tSGw", []string{"target", "map-user", "map-group", "map-users",
+				"map-groups", "setgroups", "propagation", "wd", "setuid", "setgid", "root"}, 0, 0)
+			ok = len(rest) > 0
+		case "firejail", "setpriv", "fakeroot", "faketime", "proxychains", "proxychains4", "torsocks", "dbus-run-session", "catchsegv":
+			// Options written --name=value, or with none.
+			rest, _ = skipOptions(args[1:], "", nil, 0, 0)
+			if name == "faketime" && len(rest) > 0 {
+				rest = rest[1:] // the time
+			}
+			ok = len(rest) > 0
+		case "xvfb-run":
+			rest, _ = skipOptions(args[1:], "efnspw", []string{"error-file", "auth-file", "server-num", "server-args", "xauth-protocol", "wait"}, 0, 0)
+			ok = len(rest) > 0
+		case "entr":
+			var shell bool
+			rest, shell = skipOptions(args[1:], "", nil, 0, 's')
+			if shell && len(rest) > 0 {
+				w.nestArgs(cl, args, rest[:1], "entr -s", false) // entr -s runs its argument with $SHELL
+				return
+			}
+			ok = len(rest) > 0
+		case "sg":
+			// sg GROUP -c 'program', or sg GROUP program words.
+			if len(args) > 3 && args[2].text == "-c" {
+				w.nestArgs(cl, args, args[3:4], "sg -c", false)
+				return
+			}
+			rest = args[min(2, len(args)):]
+			ok = len(rest) > 0
+		case "gdb":
+			for i, a := range args {
+				if a.text == "--args" {
+					rest = args[i+1:]
+				}
+			}
+			ok = len(rest) > 0
+		case "screen":
+			var send bool
+			rest, send = skipOptions(args[1:], "SceEhpTtL", []string{"logfile"}, 0, 'X')
+			ok = !send && len(rest) > 0
+		case "tmux":
+			if w.tmux(cl, args) {
+				return
+			}
+		case "at", "batch":
+			if w.at(cl, args) {
+				return
+			}
 		case "builtin", "nohup", "setsid", "unbuffer":
 			rest, _ = skipOptions(args[1:], "", nil, 0, 0)
 			ok = len(rest) > 0
@@ -828,4 +900,40 @@ func isAssignment(s string) bool {
 		return false
 	}
 	return true
+}
+
+// tmux runs a shell command given to new-session, new-window,
+// split-window, respawn-pane, run-shell or display-popup: its words after
+// the options, joined. It reports whether it read one.
+func (w *walker) tmux(cl *call, args []arg) bool {
+	rest, _ := skipOptions(args[1:], "cfLS", nil, 0, 0) // tmux's own options
+	if len(rest) == 0 || rest[0].dyn {
+		return false
+	}
+	switch rest[0].text {
+	case "new", "new-session", "neww", "new-window", "splitw", "split-window", "respawnp", "respawn-pane",
+		"respawnw", "respawn-window", "run", "run-shell", "popup", "display-popup":
+	default:
+		return false
+	}
+	prog, _ := skipOptions(rest[1:], "cefFnstxylpST", nil, 0, 0) // -d, -P, -h …: flags
+	if len(prog) == 0 {
+		return false
+	}
+	w.nestArgs(cl, args, prog, "tmux "+rest[0].text, false) // its words joined, as tmux joins them
+	return true
+}
+
+// at runs the program it reads on its input (echo '…' | at now, at now
+// <<< '…') or from -f FILE later. It reports whether it read one.
+func (w *walker) at(cl *call, args []arg) bool {
+	if f, found := valueOf(args[1:], "f", ""); found {
+		return w.runScript(cl, []arg{f}, 0, base(args[0].text)+" -f", false)
+	}
+	for _, a := range args[1:] {
+		if a.text == "-l" || a.text == "-r" || a.text == "-d" || a.text == "-c" {
+			return false // lists, removes or prints jobs
+		}
+	}
+	return w.stdinShell(cl, args, base(args[0].text))
 }
