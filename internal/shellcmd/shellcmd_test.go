@@ -274,7 +274,9 @@ func FuzzCommands(f *testing.F) {
 	for _, s := range []string{"a && rm -rf /", "bash -c 'x $(y) `z`'", "cat <<E\nx\nE", "(a|b) <(c) >(d)",
 		"sudo -u x env A=1 -S 'q' nice -n 1 xargs -I{} sh -c '{}'", "echo \"$(a \"b\")\"", "\\\n", "find / -exec x ;",
 		"x=/; for d in a $x; do c && y=$d$x; done; rm -rf ${y%/} \"$@\"; set -- a b; $*",
-		"python3 -c \"import os; os.system('rm -rf /'); shutil.rmtree(['a', 'b'])\"", "IFS=,; x=a,b; $x"} {
+		"python3 -c \"import os; os.system('rm -rf /'); shutil.rmtree(['a', 'b'])\"", "IFS=,; x=a,b; $x",
+		"echo 'rm -rf /' > x.sh; tmux new -d sh x.sh; at -f x.sh now; sg g -c 'sh -c \"rm $1\" _ /'",
+		"perl <<E\nsystem('rm -rf /')\nE\nawk -F: 'BEGIN{system(\"rm -rf ~\")}'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
