@@ -71,6 +71,8 @@ func TestVariablesAsBashRunsThem(t *testing.T) {
 		`a=(/tmp /); rm -rf "${a[1]}" $a`,
 		`a=(x "/ y"); rm -rf "${a[*]}" ${a[@]}`,
 		`rm -rf "$(echo /)" $(printf '/ /tmp')`,
+		`printf -v x '%s/%s' / usr; rm -rf $x`,
+		`bash -c 'rm -rf "$1" "$0"' _ /`,
 		`b=main; git push -f origin $b`,
 		`c="git push --force"; $c origin main`,
 		// Scripts the line writes: bash unrestricted, in the test's

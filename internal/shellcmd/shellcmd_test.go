@@ -471,6 +471,7 @@ func TestVariables(t *testing.T) {
 		{`env x=/ sh -c 'rm -rf $x'`, []string{"rm|-rf|/"}},
 		{`x=/; bash -c 'rm -rf $x'`, []string{"rm|-rf|/", "rm|-rf|$x…"}},
 		{`x=/; bash -c "rm -rf $x"`, []string{"rm|-rf|/"}},
+		{`printf -v x '%s/%s' / usr; rm -rf $x`, []string{"printf|-v|x|%s/%s|/|usr", "rm|-rf|//usr"}},
 		// Arrays and the positional parameters: a word each.
 		{`a=(rm -rf /); "${a[@]}"`, []string{"rm|-rf|/"}},
 		{`a=(/tmp /); rm -rf "${a[1]}" $a`, []string{"rm|-rf|/|/tmp"}},

@@ -303,7 +303,7 @@ func (w *walker) declare(sc *scope, c *syntax.DeclClause) {
 // read, mapfile, getopts, printf -v, unset name theirs; source, . and let
 // may set any.
 func setsVars(sc *scope, c Command) {
-	if len(sc.frame.vars) == 0 && c.Name() != "set" {
+	if len(sc.frame.vars) == 0 && c.Name() != "set" && c.Name() != "printf" {
 		return
 	}
 	switch c.Name() {
@@ -311,7 +311,19 @@ func setsVars(sc *scope, c Command) {
 		sc.wild()
 	case "set":
 		positional(sc, c)
-	case "read", "mapfile", "readarray", "getopts", "unset", "printf", "cd", "pushd", "popd":
+	case "printf":
+		if len(c.Args) > 3 && c.Args[1] == "-v" && !c.Dynamic[2] {
+			// printf -v x '%s' /: x is what printf would print.
+			v, _, err := expand.Format(nil, c.Args[3], c.Args[4:])
+			if err == nil && !slices.Contains(c.Dynamic[3:], true) {
+				sc.set(c.Args[2], known{vals: []string{v}})
+			} else {
+				sc.set(c.Args[2], known{open: true})
+			}
+			return
+		}
+		fallthrough
+	case "read", "mapfile", "readarray", "getopts", "unset", "cd", "pushd", "popd":
 		for _, a := range c.Args[1:] {
 			sc.open(a)
 		}
