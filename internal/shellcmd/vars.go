@@ -333,6 +333,18 @@ func setsVars(sc *scope, c Command) {
 	}
 }
 
+// value adds a value the line shows (a variable's, a substitution's
+// output) to the word being read: as it is in quotes, split unquoted.
+func (r *renderer) value(v string, quoted bool) {
+	r.set = true
+	if quoted {
+		r.both(v)
+		return
+	}
+	r.split = true
+	r.splitValue(v)
+}
+
 // splitValue adds an unquoted expansion's value to the word being read:
 // split into fields at the characters of IFS, as the shell splits it.
 func (r *renderer) splitValue(v string) {

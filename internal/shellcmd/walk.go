@@ -572,29 +572,17 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 				v = ""
 			}
 			r.w.budget -= len(v)
-			r.set = true
 			if list == '@' || list == '*' && !quoted {
 				// Each parameter a word of its own, quoted or not.
 				for i, p := range strings.Split(v, "\x00") {
 					if i > 0 {
 						r.cut()
 					}
-					if quoted {
-						r.both(p)
-					} else {
-						r.splitValue(p)
-					}
+					r.value(p, quoted)
 				}
-				r.split = !quoted
 				return
 			}
-			v = strings.ReplaceAll(v, "\x00", " ") // "$*"
-			if quoted {
-				r.both(v)
-			} else {
-				r.split = true
-				r.splitValue(v)
-			}
+			r.value(strings.ReplaceAll(v, "\x00", " "), quoted) // "$*" joins them
 			return
 		}
 		if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
@@ -634,14 +622,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		if len(x.Stmts) == 1 {
 			if f := r.w.output(x.Stmts[0], r.sc); f.known && len(f.text) <= r.w.budget {
 				r.w.budget -= len(f.text)
-				r.set = true
-				v := strings.TrimRight(f.text, "\n")
-				if quoted {
-					r.both(v)
-				} else {
-					r.split = true
-					r.splitValue(v)
-				}
+				r.value(strings.TrimRight(f.text, "\n"), quoted)
 				return
 			}
 		}
