@@ -212,6 +212,49 @@ func readsProgram(args []arg) bool {
 	return true
 }
 
+// inlineRun is one thing an interpreter's code runs: a program handed to
+// a shell, or a program and its words (subprocess.run([…]), and the rm -r
+// a recursive delete is).
+type inlineRun struct {
+	program string   // for a shell
+	words   []string // else: the program and its arguments
+	text    string   // the call that runs it, for a reason ("" for a shell's program)
+}
+
+// inlineRuns finds what code in lang runs: shell-outs with a literal
+// program or argument list, backquotes, and recursive deletes of literal
+// paths.
+func inlineRuns(lang, code string) []inlineRun {
+	langs, backticks := inlineTables()
+	l := langs[lang]
+	var out []inlineRun
+	for _, m := range l.shell.FindAllStringIndex(code, -1) {
+		if words, list := literals(code[m[1]:], l.quotes); list && len(words) > 0 {
+			// subprocess.run(["rm", "-rf", "/"]): the words themselves.
+			out = append(out, inlineRun{words: words, text: callText(code[m[0]:m[1]], words, true)})
+		} else if len(words) == 1 {
+			out = append(out, inlineRun{program: words[0]})
+		}
+	}
+	if lang != "python" && lang != "node" {
+		for _, m := range backticks.FindAllStringSubmatch(code, -1) {
+			for _, prog := range m[1:] {
+				if prog != "" {
+					out = append(out, inlineRun{program: prog})
+				}
+			}
+		}
+	}
+	if l.deletes != nil {
+		for _, m := range l.deletes.FindAllStringIndex(code, -1) {
+			if words, list := literals(code[m[1]:], l.quotes); len(words) > 0 {
+				out = append(out, inlineRun{words: append([]string{"rm", "-r", "--"}, words...), text: callText(code[m[0]:m[1]], words, list)})
+			}
+		}
+	}
+	return out
+}
+
 // inline reads the code an interpreter is given on its command line.
 func (w *walker) inline(cl *call, args []arg) {
 	lang, code, how, ok := inlineCode(args)
@@ -223,31 +266,11 @@ func (w *walker) inline(cl *call, args []arg) {
 		return
 	}
 	w.budget -= len(code) // read as a nested program is: counted
-	langs, backticks := inlineTables()
-	l := langs[lang]
-	for _, m := range l.shell.FindAllStringIndex(code, -1) {
-		if words, list := literals(code[m[1]:], l.quotes); list && len(words) > 0 {
-			// subprocess.run(["rm", "-rf", "/"]): the words themselves.
-			w.inlineCommand(cl, how, callText(code[m[0]:m[1]], words, true), words)
-		} else if len(words) == 1 {
-			w.nest(cl, words[0], how, false)
-		}
-	}
-	if lang != "python" && lang != "node" {
-		for _, m := range backticks.FindAllStringSubmatch(code, -1) {
-			for _, prog := range m[1:] {
-				if prog != "" {
-					w.nest(cl, prog, how, false)
-				}
-			}
-		}
-	}
-	if l.deletes == nil {
-		return
-	}
-	for _, m := range l.deletes.FindAllStringIndex(code, -1) {
-		if words, list := literals(code[m[1]:], l.quotes); len(words) > 0 {
-			w.inlineCommand(cl, how, callText(code[m[0]:m[1]], words, list), append([]string{"rm", "-r", "--"}, words...))
+	for _, run := range inlineRuns(lang, code) {
+		if run.program != "" {
+			w.nest(cl, run.program, how, false)
+		} else {
+			w.inlineCommand(cl, how, run.text, run.words)
 		}
 	}
 }

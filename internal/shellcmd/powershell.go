@@ -812,6 +812,38 @@ func (r *psReader) command(words []psWord, pipe, pos int, redirs []Redirect, s p
 		return
 	}
 	at = r.emit(args, pipe, pos, redirs, s)
+	r.inline(at, args, s)
+}
+
+// inline reads the code an interpreter is given on its command line
+// (python -c, node -e …), as the bash reader does: what it hands to a
+// shell is read as cmd.exe reads it, which runs it on Windows.
+func (r *psReader) inline(at int, words []psWord, s psScope) {
+	args := make([]arg, len(words))
+	for i, w := range words {
+		args[i] = arg{text: w.text, unset: w.unset, dyn: w.dynamic}
+	}
+	lang, code, how, ok := inlineCode(args)
+	if !ok || len(code) > r.budget {
+		return
+	}
+	r.budget -= len(code)
+	ns := s
+	ns.parent, ns.inArg = at, -1
+	for _, run := range inlineRuns(lang, code) {
+		if run.program != "" {
+			r.nested(run.program, ns, how, true)
+			continue
+		}
+		c := ns
+		c.via = append(s.via[:len(s.via):len(s.via)], how)
+		c.text = run.text
+		posix := make([]psWord, len(run.words))
+		for i, w := range run.words {
+			posix[i] = pathWord(psWord{text: w, unset: w})
+		}
+		r.emit(posix, r.newPipe(), 0, nil, c)
+	}
 }
 
 // cd follows Set-Location for the commands after it: PowerShell's

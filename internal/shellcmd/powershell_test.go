@@ -38,6 +38,9 @@ func TestPowerShell(t *testing.T) {
 	}{
 		// Destructive, as policies written for rm -rf see them.
 		{`Remove-Item -Recurse -Force C:\`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
+		// An interpreter's code: its deletes, what it hands to cmd.exe.
+		{`python -c "import shutil; shutil.rmtree('C:\\Users\\dev')"`, []cmd{{`python|-c|import shutil; shutil.rmtree('C:\\Users\\dev')`, "", false}, {"rm|-r|--|C:/Users/dev", "python -c", false}}},
+		{`node -e "require('child_process').execSync('rd /s /q C:\\Windows')"`, []cmd{{`node|-e|require('child_process').execSync('rd /s /q C:\\Windows')`, "", false}, {"rm|-r|-f|--|C:/Windows", "node -e", false}}},
 		// Variables the line sets to a string are read with it.
 		{`$p = "C:\"; Remove-Item -Recurse -Force $p`, []cmd{{"rm|-r|-f|--|C:/", "", false}}},
 		{`$P='C:\Users\dev'; rm -r -fo "${p}\Documents"`, []cmd{{"rm|-r|-f|--|C:/Users/dev/Documents", "", false}}},
