@@ -28,7 +28,8 @@ var destructiveShell = &spec{
 			"`mkfs`, `mke2fs`, `newfs`, `diskutil eraseDisk`; shell fork bombs. The line is parsed as bash parses it: lists, pipelines, " +
 			"subshells, blocks, function bodies, `if`/`case`/loops, `$(…)`, backticks, `$(( ))`, `<(…)`, `coproc`, `trap '…'`, `eval`, " +
 			"`$'\\x72\\x6d'` and `{rm,-rf,/}` as command names, and the wrappers `sudo`, `doas`, `pkexec`, `run0`, `su -c`, `env`, `nice`, `timeout`, `xargs`, " +
-			"`parallel`, `busybox`, `watch`, `flock`, `find -exec`, `systemd-run`, `strace`, `unshare`, `screen`, `tmux new`, `at` and others; programs given to a shell (`bash -c '…'`) or fed to one " +
+			"`parallel`, `busybox`, `watch`, `flock`, `find -exec`, `systemd-run`, `strace`, `unshare`, `screen`, `tmux new`, `at`, " +
+			"`ssh localhost` and others; `$PWD` and `~+` as the folder the command runs in; programs given to a shell (`bash -c '…'`) or fed to one " +
 			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too, and so are `chroot` and an `alias`'s text. " +
 			"Variables the line sets are read with their values (`x=/; rm -rf $x`, `for d in /usr /etc; do rm -rf \"$d\"; done`, " +
 			"`a=rm; $a -rf /`, splitting at `IFS`, `set -- rm -rf /; \"$@\"`, `${x%/}`, `$(echo /)`); where the line may or may not set one " +

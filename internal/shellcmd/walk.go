@@ -545,6 +545,13 @@ func (r *renderer) slice(n syntax.Node) string {
 func (r *renderer) part(p syntax.WordPart, quoted bool) {
 	switch x := p.(type) {
 	case *syntax.Lit:
+		if t, ok := strings.CutPrefix(x.Value, "~+"); ok && !quoted && r.text.Len() == 0 && !r.dyn &&
+			(t == "" || t[0] == '/') && !r.sc.frame.unknown {
+			// ~+ is $PWD.
+			r.value(".", true)
+			r.both(unescape(t))
+			return
+		}
 		if quoted {
 			r.both(unescapeIn(x.Value, "$`\"\\"))
 		} else {
@@ -591,6 +598,10 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		switch {
 		case simpleParam(x) && x.Param.Value == "HOME" || homeOr(x):
 			r.both("$HOME")
+		case simpleParam(x) && x.Param.Value == "PWD" && !r.sc.frame.unknown:
+			// The folder the command runs in: "." to the reader, whatever
+			// the line changed it to ($PWD/.. is the folder above).
+			r.value(".", quoted)
 		case simpleParam(x):
 			r.runtime("$" + x.Param.Value)
 		case x.Exp != nil && x.Param != nil && x.Index == nil && !x.Excl && !x.Length:

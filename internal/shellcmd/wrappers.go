@@ -248,6 +248,13 @@ func (w *walker) run(cl *call, args []arg) {
 			if w.tmux(cl, args) {
 				return
 			}
+		case "ssh":
+			// ssh to this machine runs its command here.
+			rest, _ := skipOptions(args[1:], "bcDEeFIiJLlmOopQRSWw", nil, 0, 0)
+			if len(rest) > 1 && !rest[0].dyn && localHost(rest[0].text) {
+				w.nestArgs(cl, args, rest[1:], "ssh "+rest[0].text, false)
+				return
+			}
 		case "at", "batch":
 			if w.at(cl, args) {
 				return
@@ -936,4 +943,17 @@ func (w *walker) at(cl *call, args []arg) bool {
 		}
 	}
 	return w.stdinShell(cl, args, base(args[0].text))
+}
+
+// localHost reports whether an ssh destination ([user@]host) is this
+// machine.
+func localHost(dest string) bool {
+	if i := strings.LastIndexByte(dest, '@'); i >= 0 {
+		dest = dest[i+1:]
+	}
+	switch strings.ToLower(strings.TrimPrefix(dest, "ssh://")) {
+	case "localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "localhost.localdomain":
+		return true
+	}
+	return false
 }
