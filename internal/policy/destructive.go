@@ -53,7 +53,9 @@ var destructiveShell = &spec{
 			"`cmd /c rd /s` and `del /s`; `Format-Volume`, `Clear-Disk`, `Initialize-Disk`, `Remove-Partition`; drive roots (`C:\\`, `C:\\*`), " +
 			"`C:\\Windows`, `C:\\Program Files`, `C:\\ProgramData`, `C:\\Users` and the folders right in them, a home folder " +
 			"(`C:\\Users\\NAME`, `$env:USERPROFILE`, `~`) and its Documents, Desktop, Downloads, AppData and the like; " +
-			"variables the line sets to a string (`$p = \"C:\\\"; Remove-Item -Recurse $p`) read with it; " +
+			"variables the line sets to a string (`$p = \"C:\\\"; Remove-Item -Recurse $p`) read with it, `$env:SystemRoot`, `%windir%`, " +
+			"`%USERPROFILE%` and the like as the folders they name by default; `Get-ChildItem -Recurse C:\\ | Remove-Item` and " +
+			"`robocopy … /MIR` into one of these folders; " +
 			"`powershell -Command`, `-EncodedCommand`, `iex '…'`, `Start-Process` and `cmd /c` are read in turn, and a path piped into " +
 			"`Remove-Item -Recurse` answers unsure, as do `iex $x`, `$(…)`, script blocks in expressions, .NET calls and keywords " +
 			"(`if`, `foreach`, `function`), which the reading does not follow.",
@@ -296,6 +298,32 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 			}
 			return unsure + said(c) + " deletes paths it reads from its input when it runs; check them by hand"
 		}
+		if slices.Contains(c.Via, "pipeline") {
+			// Get-ChildItem -Recurse C:\ | Remove-Item: each file and
+			// folder the listing finds, the whole tree.
+			if lister := recursiveLister(runs, at); lister >= 0 {
+				lr := runs[lister]
+				listed := lr.cmd.Text
+				if listed == "" {
+					listed = strings.Join(lr.cmd.Args, " ")
+				}
+				if why := vitalPath(operandsSkipping(lr.cmd.Args[1:], psListValued...), lr.cwd, project, allow); why != "" {
+					return said(c) + " would delete everything in " + why + " that " + shown(listed) + " lists"
+				}
+			}
+		}
+	case name == "robocopy":
+		// robocopy SRC DEST /MIR (or /PURGE): DEST ends up holding only
+		// what SRC holds.
+		mirror := slices.ContainsFunc(args[1:], func(a string) bool {
+			a = strings.ToLower(a)
+			return a == "/mir" || a == "/purge"
+		})
+		if mirror && len(ops) >= 2 {
+			if why := vitalPath([]string{args[ops[1]]}, r.cwd, project, allow); why != "" {
+				return said(c) + " would delete from " + why + " whatever its source does not hold"
+			}
+		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		if rec, _ := recursive(args[1:], chmodLongs); rec && len(ops) > 1 {
 			return danger(r.cwd, ops[1:]) // the mode or owner comes first
@@ -518,6 +546,39 @@ func decoder(c shellcmd.Command) bool {
 	return false
 }
 
+// psListValued are Get-ChildItem's parameters that take a value.
+var psListValued = []string{"-filter", "-include", "-exclude", "-depth", "-attributes"}
+
+// recursiveLister is the command before at in its pipeline that lists a
+// tree (Get-ChildItem -Recurse, ls -R), or -1.
+func recursiveLister(runs []shellRun, at int) int {
+	c := runs[at].cmd
+	for i := at - 1; i >= 0; i-- {
+		l := runs[i].cmd
+		if l.Pipeline != c.Pipeline {
+			continue
+		}
+		switch l.Name() {
+		case "get-childitem", "gci", "dir", "ls", "childitem":
+		default:
+			continue
+		}
+		recurse := false
+		for _, a := range l.Args[1:] {
+			switch a := strings.ToLower(a); {
+			case a == "-filter" || a == "-include" || a == "-exclude":
+				return -1 // some files of the tree, not the tree
+			case a == "-r" || len(a) >= 4 && strings.HasPrefix("-recurse", a) || a == "--recursive":
+				recurse = true
+			}
+		}
+		if recurse {
+			return i
+		}
+	}
+	return -1
+}
+
 // tarValued are tar's options that take the next word as their value.
 var tarValued = []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
 	"-b", "--blocking-factor", "-H", "--format", "-I", "--use-compress-program", "-N", "--newer", "-g",
@@ -545,6 +606,9 @@ func tarRemove(c shellcmd.Command, cwd, project string, allow globs) string {
 // vitalPath is why the first of paths that is vital is, or "".
 func vitalPath(paths []string, cwd, project string, allow globs) string {
 	for _, t := range paths {
+		if why := windowsVital(t, cwd, project); why != "" && !allow.match(t) {
+			return why // C:\Users\dev, a Windows path
+		}
 		if cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
 			continue
 		}

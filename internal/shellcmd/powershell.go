@@ -527,6 +527,14 @@ func (l *psLexer) variable(text, unset *strings.Builder, w *psWord) bool {
 			return true
 		}
 	}
+	if env, ok := strings.CutPrefix(strings.ToLower(strings.Trim(name, "${}")), "env:"); ok {
+		if v, ok := windowsFolder(env); ok {
+			text.WriteString(v)
+			unset.WriteString(v)
+			l.i += n
+			return true
+		}
+	}
 	text.WriteString(name)
 	w.dynamic = true
 	l.i += n
@@ -965,4 +973,31 @@ func psAssignsAt(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "=") && !strings.HasPrefix(s, "==")
+}
+
+// windowsFolder is the folder a Windows environment variable (its name
+// lower-cased) names on a default installation ($env:SystemRoot and
+// %windir% are C:\Windows): a policy judges the folder it most likely is.
+func windowsFolder(name string) (string, bool) {
+	switch name {
+	case "userprofile", "home":
+		return "$HOME", true
+	case "systemroot", "windir":
+		return `C:\Windows`, true
+	case "systemdrive", "homedrive":
+		return "C:", true
+	case "programfiles":
+		return `C:\Program Files`, true
+	case "programfiles(x86)":
+		return `C:\Program Files (x86)`, true
+	case "programdata", "allusersprofile":
+		return `C:\ProgramData`, true
+	case "appdata":
+		return `$HOME\AppData\Roaming`, true
+	case "localappdata":
+		return `$HOME\AppData\Local`, true
+	case "public":
+		return `C:\Users\Public`, true
+	}
+	return "", false
 }

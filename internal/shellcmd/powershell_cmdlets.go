@@ -551,8 +551,15 @@ func cmdWord(s string) (psWord, int) {
 			i++
 			b.WriteByte(s[i])
 		case c == '%' || c == '!':
-			// %VAR% and !VAR! expand when the line runs.
+			// %VAR% and !VAR! expand when the line runs; the folders
+			// Windows names (%USERPROFILE%, %windir%) are read as the
+			// folder they name.
 			if end := strings.IndexByte(s[i+1:], c); end > 0 {
+				if v, ok := windowsFolder(strings.ToLower(s[i+1 : i+1+end])); ok {
+					b.WriteString(v)
+					i += end + 2
+					continue
+				}
 				w.dynamic = true
 			}
 			b.WriteByte(c)

@@ -63,7 +63,7 @@ func TestPowerShell(t *testing.T) {
 		{`Get-ChildItem C:\ | ForEach-Object { Remove-Item $_ -Recurse -Force }`, []cmd{{"get-childitem|C:\\", "", false},
 			{"foreach-object|{ Remove-Item $_ -Recurse -Force }", "", false}, {"rm|-r|-f|--|$_", "foreach-object {},pipeline", false}}},
 		{`cmd /c "rd /s /q C:\Windows"`, []cmd{{"cmd|/c|rd /s /q C:\\Windows", "", false}, {"rm|-r|-f|--|C:/Windows", "cmd /c", false}}},
-		{`cmd.exe /c del /s /q %USERPROFILE%\*`, []cmd{{"cmd|/c|del|/s|/q|%USERPROFILE%\\*", "", false}, {"rm|-r|-f|--|%USERPROFILE%/*", "cmd /c", false}}},
+		{`cmd.exe /c del /s /q %USERPROFILE%\*`, []cmd{{"cmd|/c|del|/s|/q|%USERPROFILE%\\*", "", false}, {"rm|-r|-f|--|$HOME/*", "cmd /c", false}}},
 		{`powershell -NoProfile -Command "Remove-Item -Recurse -Force 'C:\Users\me\Documents'"`, []cmd{
 			{"powershell|-NoProfile|-Command|Remove-Item -Recurse -Force 'C:\\Users\\me\\Documents'", "", false},
 			{"rm|-r|-f|--|C:/Users/me/Documents", "powershell -c", false}}},
