@@ -12,10 +12,16 @@
 // another command (sudo, env, nice, xargs, find -exec, …, wrappers.go),
 // and the programs handed to a shell as a string (`bash -c`, `eval`,
 // `trap`, `watch`, a here-document or a literal piped into `sh`), which
-// are parsed in turn, nested, within a fixed depth and byte budget.
+// are parsed in turn, nested, within a fixed depth and byte budget. What
+// a simpler reader would take for data is read too: the variables the
+// line sets, with their values (vars.go), a script it writes and then
+// runs (files.go), and what an interpreter's code on the command line
+// hands to a shell or deletes (inline.go).
 //
 // Everything is linear in the input: each byte is parsed once, plus the
-// nested programs, whose total is bounded by budget.
+// nested programs, the further readings of a command whose variables may
+// hold several values, and the values themselves, whose total is bounded
+// by budget.
 package shellcmd
 
 import (
