@@ -507,10 +507,7 @@ func (l *psLexer) variable(text, unset *strings.Builder, w *psWord) bool {
 	case len(s) > 1 && strings.IndexByte("_$?^", s[1]) >= 0:
 		n = 2
 	default:
-		n = 1
-		for n < len(s) && (isNameByte(s[n]) || s[n] == ':' && n+1 < len(s) && isNameByte(s[n+1])) {
-			n++
-		}
+		n = psVarLen(s)
 		if n == 1 {
 			text.WriteByte('$')
 			unset.WriteByte('$')

@@ -146,9 +146,19 @@ type assigned struct {
 // (and of "known only at run time", for a variable that may also hold
 // another). A command that reads none is read once, with no binding. ok
 // is false past maxValues readings.
-func (w *walker) bindings(sc *scope, nodes []syntax.Node) (out []map[string]bound, ok bool) {
+func (w *walker) bindings(sc *scope, ce *syntax.CallExpr, redirs []*syntax.Redirect) (out []map[string]bound, ok bool) {
 	if len(sc.frame.vars) == 0 {
-		return []map[string]bound{nil}, !sc.frame.tooMany
+		return oneReading, !sc.frame.tooMany // most lines set none: nothing to walk or allocate
+	}
+	nodes := make([]syntax.Node, 0, len(ce.Args)+len(ce.Assigns)+len(redirs))
+	for _, a := range ce.Args {
+		nodes = append(nodes, a)
+	}
+	for _, a := range ce.Assigns {
+		nodes = append(nodes, a)
+	}
+	for _, rd := range redirs {
+		nodes = append(nodes, rd)
 	}
 	var names []string
 	for _, n := range nodes {
@@ -199,6 +209,10 @@ func (w *walker) bindings(sc *scope, nodes []syntax.Node) (out []map[string]boun
 	}
 	return out, !sc.frame.tooMany
 }
+
+// oneReading is the readings of a command that reads no variable the
+// line sets to several values: one, with no binding. Never written to.
+var oneReading = []map[string]bound{nil}
 
 // withBind is sc for one reading of a command.
 func withBind(sc *scope, b map[string]bound) *scope {

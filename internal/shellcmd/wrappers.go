@@ -28,17 +28,7 @@ type call struct {
 // call reads one simple command (with the redirections of its statement):
 // once for each reading of the variables the line sets that it reads.
 func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *scope) {
-	nodes := make([]syntax.Node, 0, len(ce.Args)+len(ce.Assigns)+len(stmtRedirs))
-	for _, a := range ce.Args {
-		nodes = append(nodes, a)
-	}
-	for _, a := range ce.Assigns {
-		nodes = append(nodes, a)
-	}
-	for _, rd := range stmtRedirs {
-		nodes = append(nodes, rd)
-	}
-	binds, ok := w.bindings(sc, nodes)
+	binds, ok := w.bindings(sc, ce, stmtRedirs)
 	if !ok {
 		w.fail(&ParseError{Nested: sc.depth, Msg: fmt.Sprintf("variables set in the line take more values than this reader follows (%d readings of a command, %d variables)", maxValues, maxVars)})
 		return
