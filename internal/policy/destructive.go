@@ -221,19 +221,14 @@ func destroys(at int, runs []shellRun, project string, allow globs) string {
 		// The program is known only when the line runs (`$CMD -rf /`,
 		// `"$(which rm)" -rf /`, `"$@"`): what it does to a vital folder
 		// it is given is not known either.
+		var given []string
 		for i := 1; i < len(args); i++ {
-			t := args[i]
-			if c.Dynamic[i] || t == "" || t == "--" || len(t) > 1 && t[0] == '-' {
-				continue
+			if t := args[i]; !c.Dynamic[i] && t != "" && t != "--" && !(len(t) > 1 && t[0] == '-') {
+				given = append(given, t)
 			}
-			if r.cwd == "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$HOME") {
-				continue
-			}
-			if p := expand(t, r.cwd); !allow.match(p) {
-				if why := vital(p, project); why != "" {
-					return unsure + said(c) + " runs a program known only when it runs, on " + why + "; check it by hand"
-				}
-			}
+		}
+		if why := vitalPath(given, r.cwd, project, allow); why != "" {
+			return unsure + said(c) + " runs a program known only when it runs, on " + why + "; check it by hand"
 		}
 		return ""
 	}
@@ -661,17 +656,7 @@ func rsyncDelete(c shellcmd.Command, cwd, project string, allow globs) string {
 	if host, _, remote := strings.Cut(dest, ":"); remote && !strings.Contains(host, "/") || strings.HasPrefix(dest, "rsync://") {
 		return "" // another machine's folder
 	}
-	if cwd == "" && !strings.HasPrefix(dest, "/") && !strings.HasPrefix(dest, "~") && !strings.HasPrefix(dest, "$HOME") {
-		return ""
-	}
-	if len(dest) > 1 {
-		dest = strings.TrimSuffix(dest, "/")
-	}
-	p := expand(dest, cwd)
-	if allow.match(p) {
-		return ""
-	}
-	if why := vital(p, project); why != "" {
+	if why := vitalPath([]string{dest}, cwd, project, allow); why != "" {
 		return said(c) + " would delete from " + why + " whatever its source does not hold"
 	}
 	return ""
