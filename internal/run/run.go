@@ -305,8 +305,12 @@ func (r *Runner) runOne(ctx context.Context, j Job, started func()) (res Result)
 // The watch is armed once the last handler has started, and set up only
 // when the handlers are still running watchDelay later. Setting it up is
 // the costliest part of running a quick handler: the first signal.Notify
-// of a process starts the runtime's signal loop on a thread of its own
-// (measured: 0.08 ms of a 2.6 ms call that runs one compiled handler),
+// of a process starts the runtime's signal loop, and a goroutine locked to
+// a thread of its own, which takes the runtime's template thread: three to
+// five threads more than the call would start (measured on a 2-CPU virtual
+// machine where a process start costs 5 ms: 2.5 ms of CPU and 1 ms of a
+// 23 ms call that runs one compiled handler). 50 ms lets a compiled or
+// shell handler, and most scripts, answer before it is needed there,
 // while a tool gives up on a call after seconds, not milliseconds.
 // Before the watch is up a signal has its default action: hookshim ends,
 // and the handler it started is killed by the kernel (SIGKILL as its
@@ -325,7 +329,7 @@ type watch struct {
 }
 
 // watchDelay is how long handlers run before the watch is set up.
-const watchDelay = 5 * time.Millisecond
+const watchDelay = 50 * time.Millisecond
 
 // arm sets the watch up after watchDelay, unless it is stopped first.
 func (w *watch) arm() {
