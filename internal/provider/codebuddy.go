@@ -146,5 +146,10 @@ var codeBuddyKeep = Renames{
 var codebuddyDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   lookalikeAlways,
-	Read:     claudeReader{tool: "CodeBuddy Code", plain: lookalikePlain}.read,
+	Read:     readCodeBuddy,
+}
+
+// readCodeBuddy reads a CodeBuddy Code hook's answer (claudeReader).
+func readCodeBuddy(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "CodeBuddy Code", plain: lookalikePlain}.read(spec, exit, stdout, stderr)
 }

@@ -165,5 +165,10 @@ var codexDialect = &Dialect{
 	PatchTool: "apply_patch",
 	PatchKey:  "command",
 	Always:    Renames{{"permission_mode", "permission_mode"}, {"turn_id", "turn_id"}},
-	Read:      claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read,
+	Read:      readCodex,
+}
+
+// readCodex reads a Codex hook's answer (claudeReader).
+func readCodex(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Codex", plain: []string{"SessionStart", "UserPromptSubmit", "SubagentStart"}, exit2NeedsReason: true}.read(spec, exit, stdout, stderr)
 }

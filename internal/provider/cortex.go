@@ -92,5 +92,10 @@ var CortexCode = &Provider{
 var cortexDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   lookalikeAlways,
-	Read:     claudeReader{tool: "Cortex Code", plain: lookalikePlain}.read,
+	Read:     readCortex,
+}
+
+// readCortex reads a Cortex Code hook's answer (claudeReader).
+func readCortex(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Cortex Code", plain: lookalikePlain}.read(spec, exit, stdout, stderr)
 }

@@ -181,5 +181,10 @@ func encodeDevin(spec *Spec, v *decision.Verdict) Answer {
 // answers with its own tool names, no cwd or transcript path.
 var devinDialect = &Dialect{
 	EventKey: "hook_event_name",
-	Read:     claudeReader{tool: "Devin CLI"}.read,
+	Read:     readDevin,
+}
+
+// readDevin reads a Devin CLI hook's answer (claudeReader).
+func readDevin(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Devin CLI"}.read(spec, exit, stdout, stderr)
 }

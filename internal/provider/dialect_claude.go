@@ -289,8 +289,7 @@ var claudeDialect = &Dialect{
 	// (hooks reference, "Persist environment variables")
 	EnvFile:       "CLAUDE_ENV_FILE",
 	EnvFileEvents: []string{"SessionStart", "Setup", "CwdChanged", "FileChanged"},
-	Read: claudeReader{tool: "Claude Code", anyExitJSON: true,
-		plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read,
+	Read:          readClaude,
 }
 
 // The dialect of a tool whose hooks read Claude Code's payload keys,
@@ -300,11 +299,12 @@ var claudeDialect = &Dialect{
 // tool's own beside its name in the errors of the answers read: CodeBuddy
 // Code, Qoder CLI and Snowflake Cortex Code write
 //
-//	&Dialect{EventKey: "hook_event_name", Always: lookalikeAlways,
-//		Read: claudeReader{tool: name, plain: lookalikePlain}.read}
+//	&Dialect{EventKey: "hook_event_name", Always: lookalikeAlways, Read: readName}
 //
-// (a literal each, not a function that builds them: that would be built
-// at every start of hookshim, TestInitCost).
+// with readName calling claudeReader{tool: name, plain: lookalikePlain}.read
+// (a literal each, not a function that builds them, and a function, not
+// the method value claudeReader{…}.read: either would be built at every
+// start of hookshim, TestInitCost).
 var (
 	lookalikeAlways = Renames{{"permission_mode", "permission_mode"}}
 	lookalikePlain  = []string{"SessionStart", "UserPromptSubmit"}
@@ -415,4 +415,9 @@ func readClaudeJSON(doc gjson.Result, o *decision.Output) error {
 	o.SuppressOutput = doc.Get("suppressOutput").Type == gjson.True
 	o.SystemMessage = doc.Get("systemMessage").Str
 	return nil
+}
+
+// readClaude reads a Claude Code hook's answer (claudeReader).
+func readClaude(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Claude Code", anyExitJSON: true, plain: []string{"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}}.read(spec, exit, stdout, stderr)
 }

@@ -197,5 +197,10 @@ var droidDialect = &Dialect{
 	Always:        Renames{{"permission_mode", "permission_mode"}},
 	EnvFile:       "CLAUDE_ENV_FILE", // on SessionStart, seen live
 	EnvFileEvents: []string{"SessionStart"},
-	Read:          claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	Read:          readDroid,
+}
+
+// readDroid reads a Factory Droid hook's answer (claudeReader).
+func readDroid(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Factory Droid", plain: []string{"SessionStart", "UserPromptSubmit"}}.read(spec, exit, stdout, stderr)
 }

@@ -77,43 +77,9 @@ var Gemini = &Provider{
 		EnvSet("GEMINI_SESSION_ID", 2),
 		EnvSet("GEMINI_CWD", 1),
 	},
-	Events: []Spec{
-		{"BeforeTool", event.BeforeToolExecute, CanDeny | CanRewrite | CanStop | CanMessage},
-		// deny replaces the tool's result with the reason ("Tool result
-		// blocked: ..."); context is appended to the result.
-		{"AfterTool", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
-		// deny discards the prompt; continue:false ends the turn but keeps it.
-		{"BeforeAgent", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
-		// deny rejects the final answer and sends the reason back to the
-		// model as a new prompt (client.ts), with stop_hook_active: true.
-		{"AfterAgent", event.AgentStop, CanDeny | CanStop | CanMessage},
-		{"BeforeModel", event.BeforeModel, CanDeny | CanStop | CanMessage},
-		// Fired for every streamed chunk.
-		{"AfterModel", event.AfterModel, CanDeny | CanStop | CanMessage},
-		// Only hookSpecificOutput.toolConfig is read (docs: no decision,
-		// continue or systemMessage).
-		{"BeforeToolSelection", event.BeforeToolSelection, 0},
-		// Advisory: continue and decision are ignored.
-		{"SessionStart", event.SessionStart, CanContext | CanMessage},
-		// Not awaited; flow control ignored.
-		{"SessionEnd", event.SessionEnd, CanMessage},
-		// notification_type "ToolPermission" only; cannot grant or refuse.
-		{"Notification", event.Notification, CanMessage},
-		// 0.61.0 fires it before every model call (ChatCompressionService
-		// calls it before checking the threshold), trigger "auto".
-		{"PreCompress", event.BeforeCompact, CanMessage},
-	},
+	Events:    geminiEvents,
 	EventName: hookEventName,
-	Fields: Fields{
-		SessionID:  "session_id",
-		Cwd:        "cwd",
-		Transcript: "transcript_path",
-		Model:      "llm_request.model",
-		ToolName:   "tool_name",
-		ToolInput:  "tool_input",
-		ToolOutput: "tool_response",
-		Prompt:     "prompt",
-	},
+	Fields:    geminiFields,
 	// Built-in tool names of 0.61.0 (tool-names.ts).
 	Tools: Renames{
 		{"run_shell_command", event.ToolShell},
@@ -247,7 +213,7 @@ func stripHookContext(s string) string {
 var geminiDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"timestamp", FromNow}},
-	Shell:    []string{"bash", "-c"}, // on Unix (shell-utils.ts)
+	Shell:    geminiShell,
 	Response: ResponseGemini,
 	// (the session file of its ChatRecordingService)
 	Transcript: TranscriptGemini,
@@ -256,15 +222,65 @@ var geminiDialect = &Dialect{
 		{"GEMINI_SESSION_ID", FromSessionID},
 		{"CLAUDE_PROJECT_DIR", FromProjectDir},
 	},
-	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
-	Finish: func(doc []byte, spec *Spec, ev *event.Event, _ string, _ []byte) ([]byte, error) {
-		if t := ev.Tool; t != nil && t.MCP != nil && t.MCP.Server != "" {
-			ctx := (&wire.Object{}).Str("server_name", t.MCP.Server).Str("tool_name", t.MCP.Tool)
-			return sjson.SetRawBytes(doc, "mcp_context", ctx.Bytes())
-		}
-		return doc, nil
-	},
-	Read: readGemini,
+	MCPName: geminiMCPName,
+	Finish:  finishGemini,
+	Read:    readGemini,
+}
+
+// Gemini CLI's events and payload fields, which Tabnine CLI shares.
+var geminiEvents = []Spec{
+	{"BeforeTool", event.BeforeToolExecute, CanDeny | CanRewrite | CanStop | CanMessage},
+	// deny replaces the tool's result with the reason ("Tool result
+	// blocked: ..."); context is appended to the result.
+	{"AfterTool", event.AfterToolExecute, CanDeny | CanContext | CanStop | CanMessage},
+	// deny discards the prompt; continue:false ends the turn but keeps it.
+	{"BeforeAgent", event.BeforePrompt, CanDeny | CanContext | CanStop | CanMessage},
+	// deny rejects the final answer and sends the reason back to the
+	// model as a new prompt (client.ts), with stop_hook_active: true.
+	{"AfterAgent", event.AgentStop, CanDeny | CanStop | CanMessage},
+	{"BeforeModel", event.BeforeModel, CanDeny | CanStop | CanMessage},
+	// Fired for every streamed chunk.
+	{"AfterModel", event.AfterModel, CanDeny | CanStop | CanMessage},
+	// Only hookSpecificOutput.toolConfig is read (docs: no decision,
+	// continue or systemMessage).
+	{"BeforeToolSelection", event.BeforeToolSelection, 0},
+	// Advisory: continue and decision are ignored.
+	{"SessionStart", event.SessionStart, CanContext | CanMessage},
+	// Not awaited; flow control ignored.
+	{"SessionEnd", event.SessionEnd, CanMessage},
+	// notification_type "ToolPermission" only; cannot grant or refuse.
+	{"Notification", event.Notification, CanMessage},
+	// 0.61.0 fires it before every model call (ChatCompressionService
+	// calls it before checking the threshold), trigger "auto".
+	{"PreCompress", event.BeforeCompact, CanMessage},
+}
+
+var geminiFields = Fields{
+	SessionID:  "session_id",
+	Cwd:        "cwd",
+	Transcript: "transcript_path",
+	Model:      "llm_request.model",
+	ToolName:   "tool_name",
+	ToolInput:  "tool_input",
+	ToolOutput: "tool_response",
+	Prompt:     "prompt",
+}
+
+// geminiShell runs a Gemini CLI hook's command on Unix (shell-utils.ts).
+// It, geminiMCPName and finishGemini are named, and not read from
+// geminiDialect's fields, so that Tabnine's dialect, which shares them,
+// is data (TestInitCost).
+var geminiShell = []string{"bash", "-c"}
+
+func geminiMCPName(server, tool string) string { return "mcp_" + server + "_" + tool }
+
+// finishGemini adds the server and tool of an MCP call (mcp_context).
+func finishGemini(doc []byte, spec *Spec, ev *event.Event, _ string, _ []byte) ([]byte, error) {
+	if t := ev.Tool; t != nil && t.MCP != nil && t.MCP.Server != "" {
+		ctx := (&wire.Object{}).Str("server_name", t.MCP.Server).Str("tool_name", t.MCP.Tool)
+		return sjson.SetRawBytes(doc, "mcp_context", ctx.Bytes())
+	}
+	return doc, nil
 }
 
 // readGemini reads an answer as hookRunner does: JSON on stdout (else

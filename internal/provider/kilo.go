@@ -17,9 +17,26 @@ package provider
 // config folders) and @kilocode/cli 7.7, where an OpenCode bridge plugin ran
 // unchanged (testdata/payloads/kilo/README.md says which payloads were
 // recorded from it).
-var Kilo = bridged("kilo", "Kilo Code CLI", kiloBridge, kiloInstall)
+var Kilo = &Provider{
+	ID:        "kilo",
+	Name:      "Kilo Code CLI",
+	Install:   kiloInstall,
+	Verified:  bridgedVerified,
+	Signals:   []Signal{Is("hookshim_bridge", kiloBridgeID, 20), Has("bridge_version", 1)},
+	Events:    openCodeEvents,
+	EventName: openCodeEvent,
+	Fields:    openCodeFields,
+	Tools:     openCodeTools,
+	SplitMCP:  openCodeMCP,
+	Keep:      []Renames{openCodeKeep},
+	Adjust:    adjustOpenCode,
+	Encode:    encodeOpenCode,
+	Timeout:   bridgedTimeout,
+}
 
-var kiloBridge = bridge{name: "Kilo", id: "kilo-plugin", envPrefix: "HOOKSHIM_KILO_"}
+var kiloBridge = bridge{name: "Kilo", id: kiloBridgeID, envPrefix: "HOOKSHIM_KILO_"}
+
+const kiloBridgeID = "kilo-plugin"
 
 // KiloPluginMarker is the first line of Kilo's copy of the plugin.
 const KiloPluginMarker = "// hookshim bridge for Kilo (bridge_version 1)"

@@ -190,5 +190,10 @@ var kimiDialect = &Dialect{
 	// Exit 2 blocks with stderr; exit 0 is JSON in the Claude dialect,
 	// with "message" as context, and any other stdout on a prompt is
 	// injected as context.
-	Read: claudeReader{tool: "Kimi Code", plain: []string{"UserPromptSubmit"}, contextKey: "message"}.read,
+	Read: readKimi,
+}
+
+// readKimi reads a Kimi Code hook's answer (claudeReader).
+func readKimi(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Kimi Code", plain: []string{"UserPromptSubmit"}, contextKey: "message"}.read(spec, exit, stdout, stderr)
 }

@@ -80,33 +80,34 @@ import (
 // other than 0, output that is not JSON) are no opinion, unless
 // HOOKSHIM_ON_ERROR=deny, which makes the plugin block tool calls and
 // prompts instead.
-var OpenCode = bridged("opencode", "OpenCode", openCodeBridge, openCodeInstall)
-
-// bridged is a tool that runs OpenCode's plugin API (OpenCode, Kilo): the
-// bridge plugin, named for the tool in its payloads, makes every one of
-// them speak as OpenCode does.
-func bridged(id, name string, b bridge, install *Install) *Provider {
-	return &Provider{
-		ID:      id,
-		Name:    name,
-		Install: install,
-		// Both bridged tools are driven for real by make e2e.
-		Verified: "run here: make e2e drives the real client, version pinned in e2e/versions.json",
-		Signals: []Signal{
-			Is("hookshim_bridge", b.id, 20),
-			Has("bridge_version", 1),
-		},
-		Events:    openCodeEvents,
-		EventName: openCodeEvent,
-		Fields:    openCodeFields,
-		Tools:     openCodeTools,
-		SplitMCP:  openCodeMCP,
-		Keep:      []Renames{openCodeKeep},
-		Adjust:    adjustOpenCode,
-		Encode:    encodeOpenCode,
-		Timeout:   30 * time.Second, // the plugin's default HOOKSHIM_<TOOL>_TIMEOUT_MS
-	}
+var OpenCode = &Provider{
+	ID:        "opencode",
+	Name:      "OpenCode",
+	Install:   openCodeInstall,
+	Verified:  bridgedVerified,
+	Signals:   []Signal{Is("hookshim_bridge", openCodeBridgeID, 20), Has("bridge_version", 1)},
+	Events:    openCodeEvents,
+	EventName: openCodeEvent,
+	Fields:    openCodeFields,
+	Tools:     openCodeTools,
+	SplitMCP:  openCodeMCP,
+	Keep:      []Renames{openCodeKeep},
+	Adjust:    adjustOpenCode,
+	Encode:    encodeOpenCode,
+	Timeout:   bridgedTimeout,
 }
+
+// A tool that runs OpenCode's plugin API (OpenCode, Kilo) is a literal of
+// its own that differs from OpenCode's only in its id, name, install and
+// the bridge's id in its payloads: the bridge plugin, named for the tool,
+// makes every one of them speak as OpenCode does. (A function that built
+// them would run at every start of hookshim, and its call would keep the
+// compiler from laying the rest of the table out as data: TestInitCost.)
+const (
+	// Both bridged tools are driven for real by make e2e.
+	bridgedVerified = "run here: make e2e drives the real client, version pinned in e2e/versions.json"
+	bridgedTimeout  = 30 * time.Second // the plugin's default HOOKSHIM_<TOOL>_TIMEOUT_MS
+)
 
 // The bridge's vocabulary, the same for every tool that runs the plugin
 // (OpenCode and its forks).
@@ -365,7 +366,9 @@ type bridge struct {
 	envPrefix string // of the plugin's environment variables
 }
 
-var openCodeBridge = bridge{name: "OpenCode", id: "opencode-plugin", envPrefix: "HOOKSHIM_OPENCODE_"}
+var openCodeBridge = bridge{name: "OpenCode", id: openCodeBridgeID, envPrefix: "HOOKSHIM_OPENCODE_"}
+
+const openCodeBridgeID = "opencode-plugin"
 
 // The parts of opencode_plugin.js that name the tool (a test checks that
 // each is there exactly once).

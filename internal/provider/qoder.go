@@ -120,5 +120,10 @@ var Qoder = &Provider{
 var qoderDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   lookalikeAlways,
-	Read:     claudeReader{tool: "Qoder CLI", plain: lookalikePlain}.read,
+	Read:     readQoder,
+}
+
+// readQoder reads a Qoder CLI hook's answer (claudeReader).
+func readQoder(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Qoder CLI", plain: lookalikePlain}.read(spec, exit, stdout, stderr)
 }

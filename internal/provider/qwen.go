@@ -190,5 +190,10 @@ var qwenDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"permission_mode", "permission_mode"}, {"timestamp", FromNow}},
 	Response: ResponseGemini, // Qwen Code sends Gemini CLI's {llmContent, returnDisplay}
-	Read:     claudeReader{tool: "Qwen Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read,
+	Read:     readQwen,
+}
+
+// readQwen reads a Qwen Code hook's answer (claudeReader).
+func readQwen(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Qwen Code", plain: []string{"SessionStart", "UserPromptSubmit"}}.read(spec, exit, stdout, stderr)
 }

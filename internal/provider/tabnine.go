@@ -55,9 +55,9 @@ var Tabnine = &Provider{
 	},
 	// Gemini CLI's events, answers and fields, as forked (the table and
 	// its notes are Gemini's).
-	Events:    Gemini.Events,
+	Events:    geminiEvents,
 	EventName: hookEventName,
-	Fields:    Gemini.Fields,
+	Fields:    geminiFields,
 	Tools: Renames{
 		{"run_shell_command", event.ToolShell},
 		{"read_file", event.ToolFileRead},
@@ -98,8 +98,8 @@ var tabnineDialect = &Dialect{
 	EventKey: "hook_event_name",
 	Always:   Renames{{"timestamp", FromNow}},
 	Env:      Renames{{"TABNINE_CLI", Literal("1")}},
-	Shell:    geminiDialect.Shell,
-	MCPName:  geminiDialect.MCPName,
-	Finish:   geminiDialect.Finish,
+	Shell:    geminiShell,
+	MCPName:  geminiMCPName,
+	Finish:   finishGemini,
 	Read:     readGemini,
 }

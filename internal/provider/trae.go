@@ -3,6 +3,7 @@ package provider
 import (
 	"time"
 
+	"github.com/hookshim/hookshim/internal/decision"
 	"github.com/hookshim/hookshim/internal/event"
 )
 
@@ -57,16 +58,23 @@ var Trae = &Provider{
 	Keep:     []Renames{claudeKeep},
 	Adjust:   adjustClaudeDialect,
 	Dialect:  traeDialect,
-	Encode: claudeStyle{
-		explicitAllow: true,
-		exitBlock:     []string{"PreToolUse"},
-	}.encode,
-	Timeout: 30 * time.Second,
+	Encode:   encodeTrae,
+	Timeout:  30 * time.Second,
 }
 
 // traeDialect is what a Trae hook reads: Claude's format (its own tool
 // names), Claude's answers.
 var traeDialect = &Dialect{
 	EventKey: "hook_event_name",
-	Read:     claudeReader{tool: "Trae"}.read,
+	Read:     readTrae,
+}
+
+// readTrae reads a Trae hook's answer (claudeReader).
+func readTrae(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "Trae"}.read(spec, exit, stdout, stderr)
+}
+
+// encodeTrae answers by Claude Code's contract; only exit 2 blocks a tool.
+func encodeTrae(spec *Spec, v *decision.Verdict) Answer {
+	return claudeStyle{explicitAllow: true, exitBlock: []string{"PreToolUse"}}.encode(spec, v)
 }

@@ -229,7 +229,7 @@ var vscodeDialect = &Dialect{
 		{event.ToolFileEdit, Renames{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}}},
 	},
 	MCPName: func(server, tool string) string { return "mcp_" + server + "_" + tool },
-	Read:    claudeReader{tool: "VS Code"}.read,
+	Read:    readVSCode,
 }
 
 // vscodeAgentHostTools are the tool names of the Agent Host's calls: those
@@ -248,4 +248,9 @@ var vscodeAgentHostTools = Renames{
 	{"glob", event.ToolFind},
 	{"web_fetch", event.ToolWebFetch},
 	{"task", event.ToolAgent},
+}
+
+// readVSCode reads a VS Code hook's answer (claudeReader).
+func readVSCode(spec *Spec, exit int, stdout []byte, stderr string) (decision.Output, error) {
+	return claudeReader{tool: "VS Code"}.read(spec, exit, stdout, stderr)
 }
