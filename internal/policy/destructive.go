@@ -29,7 +29,7 @@ var destructiveShell = &spec{
 			"subshells, blocks, function bodies, `if`/`case`/loops, `$(…)`, backticks, `$(( ))`, `<(…)`, `coproc`, `trap '…'`, `eval`, " +
 			"`$'\\x72\\x6d'` and `{rm,-rf,/}` as command names, and the wrappers `sudo`, `doas`, `pkexec`, `run0`, `su -c`, `env`, `nice`, `timeout`, `xargs`, " +
 			"`parallel`, `busybox`, `watch`, `flock`, `find -exec`, `systemd-run`, `strace`, `unshare`, `screen`, `tmux new`, `at`, " +
-			"`ssh localhost` and others; `$PWD` and `~+` as the folder the command runs in; programs given to a shell (`bash -c '…'`) or fed to one " +
+			"`ssh localhost` and others; `$PWD`, `~+` and `$(pwd)` as the folder the command runs in, and what the line makes of it (`${PWD%/*}`, `$(dirname \"$PWD\")`: the folder above); programs given to a shell (`bash -c '…'`) or fed to one " +
 			"(`echo '…' | sh`, `bash <<EOF`, `bash <<< '…'`) are read too, and so are `chroot` and an `alias`'s text. " +
 			"Variables the line sets are read with their values (`x=/; rm -rf $x`, `for d in /usr /etc; do rm -rf \"$d\"; done`, " +
 			"`a=rm; $a -rf /`, splitting at `IFS`, `set -- rm -rf /; \"$@\"`, `${x%/}`, `$(echo /)`); where the line may or may not set one " +
@@ -76,6 +76,7 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "npm test && rm -rf /usr"},
 			{Tool: event.ToolShell, Text: "bash -c 'cd / && rm -rf *'"},
 			{Tool: event.ToolShell, Text: "rm -rf ../../..", Notes: "from /home/u/project: /"},
+			{Tool: event.ToolShell, Text: `rm -rf "$(dirname "$PWD")"`, Notes: "from /home/u/project: the home folder"},
 			{Tool: event.ToolShell, Text: "find / -name '*.log' -delete"},
 			{Tool: event.ToolShell, Text: "dd if=/dev/zero of=/dev/sda bs=1M"},
 			{Tool: event.ToolShell, Text: "sudo mkfs.ext4 /dev/nvme0n1p1"},
@@ -107,6 +108,7 @@ var destructiveShell = &spec{
 			{Tool: event.ToolShell, Text: "rm -rf ./build"},
 			{Tool: event.ToolShell, Text: "rm -rf node_modules dist"},
 			{Tool: event.ToolShell, Text: "rm -rf /home/u/project/target"},
+			{Tool: event.ToolShell, Text: `rm -rf "$(pwd)/dist"`},
 			{Tool: event.ToolShell, Text: "echo 'rm -rf /'"},
 			{Tool: event.ToolShell, Text: `git commit -m "guard against rm -rf /"`},
 			{Tool: event.ToolShell, Text: "git commit -m 'explain `rm -rf /`'"},

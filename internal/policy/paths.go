@@ -183,7 +183,7 @@ func shellOf(ev *event.Event) []shellRun {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return nil
 	}
-	cmds, _ := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command)
+	cmds, _ := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command, ev.Cwd)
 	start := ev.Cwd
 	if start == "" {
 		start = ev.ProjectDir

@@ -66,7 +66,7 @@ func unreadable(ev *event.Event) string {
 	if ev.Tool == nil || ev.Tool.Name != event.ToolShell || ev.Tool.Command == "" {
 		return ""
 	}
-	if _, err := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command); err != nil {
+	if _, err := ev.Shell.Read(ev.Tool.Shell, ev.Tool.Command, ev.Cwd); err != nil {
 		return "this command line could not be read to its end (" + err.Error() + "); check it by hand"
 	}
 	return ""

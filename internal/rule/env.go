@@ -93,7 +93,7 @@ func NewEnv(ev *event.Event) *Env {
 		}
 	}
 	if t.Command != "" {
-		e.shell(ev.Shell, t.Shell, t.Command)
+		e.shell(ev.Shell, t.Shell, t.Command, ev.Cwd)
 	}
 	if t.FilePath != "" {
 		e.Path = e.rel(t.FilePath)

@@ -33,9 +33,10 @@ type Redirect struct {
 }
 
 // shell fills the shell fields of e from its command line, read through
-// the call's reader (nil: read afresh) as the shell that runs it reads it.
-func (e *Env) shell(r *shellcmd.Reader, sh, line string) {
-	cmds, err := r.Read(sh, line)
+// the call's reader (nil: read afresh) as the shell that runs it reads it,
+// in the folder dir.
+func (e *Env) shell(r *shellcmd.Reader, sh, line, dir string) {
+	cmds, err := r.Read(sh, line, dir)
 	if err != nil {
 		e.ShellError = err.Error()
 	}

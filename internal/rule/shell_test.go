@@ -20,6 +20,9 @@ func TestShell(t *testing.T) {
 		{rmRoot, "rm -fr /", true},
 		{rmRoot, "rm -r -f /", true},
 		{rmRoot, "x=/; rm -rf $x", true}, // a variable the line sets: its value
+		// $PWD is the call's cwd, /home/u/proj.
+		{`any(commands, .name == "rm" && "/home/u" in .operands)`, "rm -rf ${PWD%/*}", true},
+		{`any(commands, .name == "rm" && "/home/u/proj/dist" in .operands)`, `rm -rf "$(pwd)/dist"`, true},
 		{rmRoot, "for d in build /; do rm -rf $d; done", true},
 		{rmRoot, `python3 -c "import shutil; shutil.rmtree('/')"`, true},
 		{rmRoot, "rm -rf $x", false},                // known only at run time

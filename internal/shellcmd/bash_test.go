@@ -33,9 +33,14 @@ func TestVariablesAsBashRunsThem(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(stubs, name), []byte(rec), 0o755))
 	}
 	require.NoError(t, os.Symlink(bash, filepath.Join(stubs, "bash")))
-	tee, err := exec.LookPath("tee") // writes the here-document's script
+	for _, name := range []string{"tee", "dirname"} { // tee writes the here-document's script
+		p, err := exec.LookPath(name)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(p, filepath.Join(stubs, name)))
+	}
+	// bash's $PWD is the folder as the system names it, links resolved.
+	cwd, err := filepath.EvalSymlinks(dir)
 	require.NoError(t, err)
-	require.NoError(t, os.Symlink(tee, filepath.Join(stubs, "tee")))
 	for _, line := range []string{
 		`x=/; rm -rf $x`,
 		`x=/ ; rm -rf "$x"`,
@@ -75,6 +80,11 @@ func TestVariablesAsBashRunsThem(t *testing.T) {
 		`bash -c 'rm -rf "$1" "$0"' _ /`,
 		`b=main; git push -f origin $b`,
 		`c="git push --force"; $c origin main`,
+		// The folder the line runs in, and what the line makes of it.
+		`rm -rf ${PWD%/*} "$(dirname "$PWD")" "$(dirname "$(pwd)")"`,
+		`x=$(pwd); rm -rf "${x%/*}/y" ${PWD%/*/*}`,
+		`rm -rf ~+/a $PWD/b "$(pwd)"`,
+		`rm -rf $(dirname /usr/lib/) $(dirname usr) $(dirname //)`,
 		// Scripts the line writes: bash unrestricted, in the test's
 		// folder, every program it can reach a stub or a builtin.
 		`+echo 'rm -rf /' > x.sh && bash x.sh`,
@@ -103,7 +113,7 @@ func TestVariablesAsBashRunsThem(t *testing.T) {
 				t.Fatal("bash did not end")
 			}
 			data, _ := os.ReadFile(log)
-			cs, err := Commands(line)
+			cs, err := CommandsIn(line, cwd)
 			require.NoError(t, err)
 			var read [][]string
 			for _, c := range cs {

@@ -12,11 +12,15 @@ const PowerShell = "powershell"
 
 // Read returns the simple commands of line as the given shell would run
 // them: PowerShell's reading for PowerShell, bash's for anything else.
-func Read(shell, line string) ([]Command, error) {
+func Read(shell, line string) ([]Command, error) { return ReadIn(shell, line, "") }
+
+// ReadIn is Read for a line run in the folder dir (CommandsIn); a
+// PowerShell line is read as Read reads it.
+func ReadIn(shell, line, dir string) ([]Command, error) {
 	if shell == PowerShell {
 		return PowerShellCommands(line)
 	}
-	return Commands(line)
+	return CommandsIn(line, dir)
 }
 
 // PowerShellCommands returns the simple commands of a PowerShell line, in

@@ -215,8 +215,8 @@ func TestRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []cmd{{`rm|-r|-fo|C:\`, "", false}}, summary(cs))
 	var r Reader
-	a, _ := r.Read(PowerShell, "ls; pwd")
-	b, _ := r.Read("", "ls; pwd")
+	a, _ := r.Read(PowerShell, "ls; pwd", "")
+	b, _ := r.Read("", "ls; pwd", "")
 	assert.Len(t, a, 2)
 	assert.Len(t, b, 2)
 }

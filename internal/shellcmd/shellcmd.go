@@ -26,6 +26,7 @@ package shellcmd
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 )
@@ -162,8 +163,19 @@ const (
 // the order they appear. The error, a *ParseError, says the line was not
 // read to its end (or nested programs went too deep); the commands read
 // until then are returned all the same.
-func Commands(line string) ([]Command, error) {
+func Commands(line string) ([]Command, error) { return CommandsIn(line, "") }
+
+// CommandsIn is Commands for a line run in the folder dir, an absolute
+// path: $PWD, ~+ and $(pwd) read as that folder (or the one the line
+// changed to), so that what the line makes of it is read too
+// (${PWD%/*} and $(dirname "$PWD") are the folder above). With dir "",
+// or one that is not absolute, they read as "." and what the line makes
+// of them is known only at run time.
+func CommandsIn(line, dir string) ([]Command, error) {
 	w := newWalker(line)
+	if strings.HasPrefix(dir, "/") {
+		w.cwd = path.Clean(dir)
+	}
 	w.program(line, &scope{parent: -1, inArg: -1, frame: &frame{}}, "")
 	return w.out, w.err
 }
@@ -175,6 +187,7 @@ type Reader struct {
 	mu    sync.Mutex
 	line  string
 	shell string
+	dir   string
 	read  bool
 	cmds  []Command
 	err   error
@@ -183,20 +196,20 @@ type Reader struct {
 // Commands is the package's Commands, remembered for the last line read.
 // A nil Reader reads the line afresh.
 func (r *Reader) Commands(line string) ([]Command, error) {
-	return r.Read("", line)
+	return r.Read("", line, "")
 }
 
-// Read is the package's Read, remembered for the last line read.
+// Read is the package's ReadIn, remembered for the last line read.
 // A nil Reader reads the line afresh.
-func (r *Reader) Read(shell, line string) ([]Command, error) {
+func (r *Reader) Read(shell, line, dir string) ([]Command, error) {
 	if r == nil {
-		return Read(shell, line)
+		return ReadIn(shell, line, dir)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.read || r.line != line || r.shell != shell {
-		r.cmds, r.err = Read(shell, line)
-		r.line, r.shell, r.read = line, shell, true
+	if !r.read || r.line != line || r.shell != shell || r.dir != dir {
+		r.cmds, r.err = ReadIn(shell, line, dir)
+		r.line, r.shell, r.dir, r.read = line, shell, dir, true
 	}
 	return r.cmds, r.err
 }

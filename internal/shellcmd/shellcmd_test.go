@@ -279,13 +279,19 @@ func FuzzCommands(f *testing.F) {
 		"x=/; for d in a $x; do c && y=$d$x; done; rm -rf ${y%/} \"$@\"; set -- a b; $*",
 		"python3 -c \"import os; os.system('rm -rf /'); shutil.rmtree(['a', 'b'])\"", "IFS=,; x=a,b; $x",
 		"echo 'rm -rf /' > x.sh; tmux new -d sh x.sh; at -f x.sh now; sg g -c 'sh -c \"rm $1\" _ /'",
-		"perl <<E\nsystem('rm -rf /')\nE\nawk -F: 'BEGIN{system(\"rm -rf ~\")}'"} {
+		"perl <<E\nsystem('rm -rf /')\nE\nawk -F: 'BEGIN{system(\"rm -rf ~\")}'",
+		"cd ..; x=$(pwd); rm -rf ${PWD%/*} \"$(dirname \"$(pwd)\")\" ~+/x ${x#/}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		var cs []Command
 		done := make(chan bool)
-		go func() { cs, _ = Commands(line); close(done) }()
+		// Half the lines are read told the folder they run in.
+		dir := ""
+		if len(line)%2 == 1 {
+			dir = "/home/u/p"
+		}
+		go func() { cs, _ = CommandsIn(line, dir); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(3 * time.Second):
@@ -514,6 +520,57 @@ func TestVariables(t *testing.T) {
 	cs, err := Commands(`x=/; rm -rf $x`)
 	require.NoError(t, err)
 	assert.Equal(t, "rm -rf $x", cs[0].Text, "the command as written, for a reason")
+}
+
+// TestCommandsIn: told the folder the line runs in, the reader reads
+// $PWD, ~+ and $(pwd) as it, so that what the line makes of them is read
+// too; not told, as "." (TestVariables), and what is made of them is
+// known only at run time.
+func TestCommandsIn(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string // with the folder /home/dev/proj
+		not  []string // with no folder
+	}{
+		{`rm -rf ${PWD%/*}`, []string{"rm|-rf|/home/dev"}, []string{"rm|-rf|${PWD%/*}…"}},
+		{`rm -rf "${PWD%/*/*}"/x`, []string{"rm|-rf|/home/x"}, []string{"rm|-rf|${PWD%/*/*}/x…"}},
+		{`rm -rf "$(dirname "$PWD")"`, []string{"rm|-rf|/home/dev", "dirname|/home/dev/proj"}, []string{"rm|-rf|$(dirname \"$PWD\")…", "dirname|."}},
+		{`rm -rf "$(dirname "$(pwd)")"`, []string{"rm|-rf|/home/dev", "dirname|/home/dev/proj", "pwd"}, []string{"rm|-rf|$(dirname \"$(pwd)\")…", "dirname|$(pwd)…", "pwd"}},
+		{`x=$(pwd); rm -rf ${x%/*}`, []string{"pwd", "rm|-rf|/home/dev"}, []string{"pwd", "rm|-rf|${x%/*}…"}},
+		{`rm -rf $PWD ~+/build`, []string{"rm|-rf|/home/dev/proj|/home/dev/proj/build"}, []string{"rm|-rf|.|./build"}},
+		// The folder the line changes to, and one it loses track of.
+		{`cd .. && rm -rf ${PWD%/*}`, []string{"cd|..", "rm|-rf|/home"}, []string{"cd|..", "rm|-rf|${PWD%/*}…"}},
+		{`cd /tmp/a && rm -rf "$(dirname $PWD)"`, []string{"cd|/tmp/a", "rm|-rf|/tmp", "dirname|/tmp/a"}, []string{"cd|/tmp/a", "rm|-rf|$(dirname $PWD)…", "dirname|."}},
+		{`cd "$X" && rm -rf ${PWD%/*}`, []string{"cd|$X…", "rm|-rf|${PWD%/*}…"}, []string{"cd|$X…", "rm|-rf|${PWD%/*}…"}},
+		{`PWD=/; rm -rf $PWD`, []string{"rm|-rf|/"}, []string{"rm|-rf|/"}},
+		// dirname as POSIX has it; pwd -P resolves links it cannot see.
+		{`rm -rf $(dirname /usr/lib/) $(dirname usr) $(dirname //)`, []string{"rm|-rf|/usr|.|/", "dirname|/usr/lib/", "dirname|usr", "dirname|//"}, nil},
+		{`rm -rf "$(pwd -P)"`, []string{"rm|-rf|$(pwd -P)…", "pwd|-P"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			for _, dir := range []string{"/home/dev/proj", ""} {
+				want := tt.want
+				if dir == "" {
+					if tt.not == nil {
+						continue
+					}
+					want = tt.not
+				}
+				cs, err := CommandsIn(tt.line, dir)
+				require.NoError(t, err)
+				var got []string
+				for _, c := range cs {
+					s := strings.Join(c.Args, "|")
+					if slices.Contains(c.Dynamic, true) {
+						s += "…"
+					}
+					got = append(got, s)
+				}
+				assert.Equal(t, want, got, "in %q", dir)
+			}
+		})
+	}
 }
 
 // TestVariablesBounded: readings multiply with nested loops and nested

@@ -413,7 +413,7 @@ func (r *renderer) paramValue(x *syntax.ParamExp) (string, bool) {
 				ok = false
 				break
 			}
-			v, known := r.sc.lookup(y.Param.Value)
+			v, known := r.lookup(y.Param.Value)
 			if !known {
 				ok = false
 			}
@@ -440,7 +440,8 @@ func (r *renderer) paramValue(x *syntax.ParamExp) (string, bool) {
 // "${a[@]}"), '*' when they are joined ("$*", "${a[*]}"); $a and
 // ${a[0]} are its first.
 func (r *renderer) lineValue(x *syntax.ParamExp) (v string, list byte, ok bool) {
-	if x.Param == nil || x.Excl || x.Names != 0 || len(r.sc.frame.vars) == 0 && len(r.sc.bind) == 0 {
+	if x.Param == nil || x.Excl || x.Names != 0 ||
+		len(r.sc.frame.vars) == 0 && len(r.sc.bind) == 0 && (r.w.cwd == "" || !mentionsPWD(x)) {
 		return "", 0, false
 	}
 	name := x.Param.Value
@@ -469,7 +470,7 @@ func (r *renderer) lineValue(x *syntax.ParamExp) (v string, list byte, ok bool) 
 		return elems[n], 0, true
 	}
 	if simpleParam(x) {
-		v, ok = r.sc.lookup(name)
+		v, ok = r.lookup(name)
 		switch {
 		case !ok:
 			return "", 0, false
@@ -481,6 +482,30 @@ func (r *renderer) lineValue(x *syntax.ParamExp) (v string, list byte, ok bool) 
 	}
 	v, ok = r.paramValue(x)
 	return v, 0, ok
+}
+
+// lookup is sc.lookup, and $PWD where the line does not set it: the
+// folder the walker knows it runs in (walker.pwd).
+func (r *renderer) lookup(name string) (string, bool) {
+	if name == "PWD" {
+		_, set := r.sc.frame.vars[name]
+		if _, bound := r.sc.bind[name]; !set && !bound {
+			return r.w.pwd(r.sc)
+		}
+	}
+	return r.sc.lookup(name)
+}
+
+// mentionsPWD reports whether a parameter expansion reads $PWD.
+func mentionsPWD(x *syntax.ParamExp) bool {
+	found := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if y, ok := n.(*syntax.ParamExp); ok && y.Param != nil && y.Param.Value == "PWD" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // positional reads `set -- a b` (and `set a b`, `set -e -- a b`): the

@@ -18,6 +18,7 @@ type walker struct {
 	pipes  int
 	budget int               // bytes of nested programs still to be parsed
 	files  map[string]string // scripts the line writes, by path (files.go)
+	cwd    string            // the folder the line runs in, absolute, or "" (CommandsIn)
 }
 
 func newWalker(line string) *walker {
@@ -69,6 +70,24 @@ func (f *frame) cd(c Command) {
 		f.dir, f.unknown = "", true
 	default:
 		f.dir = joinDir(f.dir, ops[0])
+	}
+}
+
+// pwd is $PWD where sc runs, when the walker knows the folder the line
+// runs in (CommandsIn) and the line did not lose track of it: that
+// folder, or the one the line changed to.
+func (w *walker) pwd(sc *scope) (string, bool) {
+	f := sc.frame
+	if w.cwd == "" || f.unknown {
+		return "", false
+	}
+	switch d := f.dir; {
+	case d == "":
+		return w.cwd, true
+	case strings.HasPrefix(d, "/"), strings.HasPrefix(d, "~"), d == "$HOME", strings.HasPrefix(d, "$HOME/"):
+		return d, true
+	default:
+		return path.Join(w.cwd, d), true
 	}
 }
 
@@ -548,7 +567,11 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		if t, ok := strings.CutPrefix(x.Value, "~+"); ok && !quoted && r.text.Len() == 0 && !r.dyn &&
 			(t == "" || t[0] == '/') && !r.sc.frame.unknown {
 			// ~+ is $PWD.
-			r.value(".", true)
+			if d, ok := r.w.pwd(r.sc); ok {
+				r.value(d, true)
+			} else {
+				r.value(".", true)
+			}
 			r.both(unescape(t))
 			return
 		}
@@ -599,8 +622,9 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		case simpleParam(x) && x.Param.Value == "HOME" || homeOr(x):
 			r.both("$HOME")
 		case simpleParam(x) && x.Param.Value == "PWD" && !r.sc.frame.unknown:
-			// The folder the command runs in: "." to the reader, whatever
-			// the line changed it to ($PWD/.. is the folder above).
+			// The folder the command runs in, when the reader is not told
+			// which: "." to it, whatever the line changed it to ($PWD/.. is
+			// the folder above).
 			r.value(".", quoted)
 		case simpleParam(x):
 			r.runtime("$" + x.Param.Value)
@@ -858,6 +882,42 @@ func (w *walker) output(s *syntax.Stmt, sc *scope) *feed {
 		if in := w.stdinOf(s.Redirs, sc); in != nil && in.known {
 			return in
 		}
+	case "pwd":
+		// pwd -P would resolve links the reader cannot see.
+		if d, ok := w.pwd(sc); ok && (len(args) == 1 || len(args) == 2 && args[1] == "-L") {
+			return &feed{text: d + "\n", known: true}
+		}
+	case "dirname":
+		args = args[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		// A relative "." may stand for $PWD when the reader is not told
+		// the folder, whose dirname is the folder above, not ".".
+		if len(args) == 1 && !strings.HasPrefix(args[0], "-") && args[0] != "." && args[0] != ".." &&
+			!strings.HasPrefix(args[0], "./") && !strings.HasPrefix(args[0], "../") {
+			return &feed{text: dirname(args[0]) + "\n", known: true}
+		}
 	}
 	return unknown
+}
+
+// dirname is what POSIX dirname prints for p: p without its last
+// component and the slashes around it.
+func dirname(p string) string {
+	q := strings.TrimRight(p, "/")
+	switch {
+	case p == "":
+		return "."
+	case q == "":
+		return "/"
+	}
+	i := strings.LastIndexByte(q, '/')
+	if i < 0 {
+		return "."
+	}
+	if q = strings.TrimRight(q[:i], "/"); q == "" {
+		return "/"
+	}
+	return q
 }
