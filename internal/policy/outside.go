@@ -18,9 +18,9 @@ var outsideProject = &spec{
 			"(the tool's project folder, else the event's working folder), relative paths resolved there, `..` included; " +
 			"shell commands whose visible targets are outside: redirections (`> f`, `>> f`, `2> f`, `&> f`), `tee`, `touch`, " +
 			"`mkdir`, `rm`, `rmdir`, `mv` (source and destination), the destination of `cp`, `install`, `ln`, `rsync`, `scp` " +
-			"(or `-t DIR`), `truncate`, `dd of=`; the folder each command runs in is followed (`cd`, `env -C`, as the shell scopes them). " +
+			"(or `-t DIR`), `truncate`, `dd of=`, the files `sed -i` and `perl -i` edit in place and those `chmod`, `chown` and `chgrp` change; the folder each command runs in is followed (`cd`, `env -C`, as the shell scopes them). " +
 			"`~` and `$HOME` are outside. The temp folders (`/tmp`, `$TMPDIR`, `/var/tmp`, `/private/tmp`, `/dev/shm`) are not reported unless `allow_temp` is false.",
-		Misses: "files written by programs on their own (`npm install -g`, `go build -o /usr/local/bin/x`, `sed -i`, a script), " +
+		Misses: "files written by programs on their own (`npm install -g`, `go build -o /usr/local/bin/x`, `awk -i inplace`, a script), " +
 			"paths only known at run time (`$OUT/x`, `$(mktemp)`, a relative path after `cd \"$X\"`), symbolic links inside the project that point out of it, " +
 			"and calls whose event carries no folder.",
 		Params: []Param{
@@ -35,6 +35,8 @@ var outsideProject = &spec{
 			{Tool: event.ToolShell, Text: "cp build/app /usr/local/bin/"},
 			{Tool: event.ToolShell, Text: "cd .. && touch x"},
 			{Tool: event.ToolShell, Text: "mv notes.txt ../"},
+			{Tool: event.ToolShell, Text: "sed -i 's/^127.0.0.1.*/&  api.local/' /etc/hosts"},
+			{Tool: event.ToolShell, Text: "chmod 644 ~/.ssh/authorized_keys"},
 			{Tool: event.ToolShell, Text: "ls > /tmp/out", With: `{"allow_temp": false}`},
 		},
 		Allowed: []Example{
@@ -43,6 +45,8 @@ var outsideProject = &spec{
 			{Tool: event.ToolFileRead, Text: "/etc/hosts"},
 			{Tool: event.ToolShell, Text: "go test ./... > test.log 2>&1"},
 			{Tool: event.ToolShell, Text: "cp /etc/hosts ./hosts.copy"},
+			{Tool: event.ToolShell, Text: "sed -n '/api/p' /etc/hosts"},
+			{Tool: event.ToolShell, Text: "perl -pi -e 's/foo/bar/g' src/*.go && chmod +x scripts/run.sh"},
 			{Tool: event.ToolShell, Text: "make build 2>/dev/null"},
 			{Tool: event.ToolShell, Text: "echo '> /etc/passwd'"},
 			{Tool: event.ToolShell, Text: "ls > /tmp/out"},

@@ -307,6 +307,9 @@ func writes(c shellcmd.Command) []string {
 		}
 		return out
 	}
+	if changed, ok := changes(name, c.Args[1:]); ok {
+		return append(out, changed...)
+	}
 	mode := writer(name)
 	if mode == "" || len(c.Args) < 2 {
 		return out
@@ -329,6 +332,89 @@ func writes(c shellcmd.Command) []string {
 		ops = ops[len(ops)-1:]
 	}
 	return append(out, ops...)
+}
+
+// changes lists the files a command changes in place, when it is one
+// that does: sed and perl with -i (the files after the script), chmod,
+// chown and chgrp (the files after the mode, owner or group; all of them
+// with --reference=FILE).
+func changes(name string, args []string) ([]string, bool) {
+	switch name {
+	case "sed", "perl":
+		var ops []string
+		inPlace, script := false, false
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--":
+				ops = append(ops, args[i+1:]...)
+				i = len(args)
+			case a == "--in-place" || strings.HasPrefix(a, "--in-place="):
+				inPlace = true
+			case a == "--expression" || a == "--file" || a == "--line-length":
+				script = script || a != "--line-length"
+				i++
+			case strings.HasPrefix(a, "--"):
+				script = script || strings.HasPrefix(a, "--expression=") || strings.HasPrefix(a, "--file=")
+			case len(a) > 1 && a[0] == '-':
+				// A cluster of letters, the last of which may take a value,
+				// attached or in the next word: sed -ne 'p', -i.bak (-i's
+				// suffix is attached; BSD sed's -i '' is a word of its own),
+				// perl -pi -e, -pie (e is -i's suffix), -Ilib.
+				i, inPlace, script = cluster(name, args, i, inPlace, script)
+			default:
+				ops = append(ops, a)
+			}
+		}
+		if !inPlace {
+			return nil, false
+		}
+		if !script && len(ops) > 0 {
+			ops = ops[1:] // the script, or perl's program file
+		}
+		return ops, true
+	case "chmod", "chown", "chgrp":
+		ops := operands(args)
+		for _, a := range args {
+			if strings.HasPrefix(a, "--reference=") {
+				return ops, true
+			}
+			if name == "chmod" && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "rwxXst") == "" && a != "-R" {
+				return ops, true // the mode was -x: no operand is
+			}
+		}
+		if len(ops) > 0 {
+			ops = ops[1:]
+		}
+		return ops, true
+	}
+	return nil, false
+}
+
+// cluster reads the option cluster args[i] of sed or perl: whether it
+// edits in place or gives the script, and the index of the last word it
+// takes.
+func cluster(name string, args []string, i int, inPlace, script bool) (int, bool, bool) {
+	a := args[i]
+	for k := 1; k < len(a); k++ {
+		c := a[k]
+		switch {
+		case c == 'i' || c == 'I' && name == "sed":
+			// The rest is the backup suffix.
+			if name == "sed" && a == "-i" && i+1 < len(args) && args[i+1] == "" {
+				i++
+			}
+			return i, true, script
+		case c == 'e' || c == 'E' && name == "perl" || c == 'f' && name == "sed" || c == 'l' && name == "sed":
+			if k == len(a)-1 {
+				i++ // the value is the next word
+			}
+			return i, inPlace, script || c != 'l'
+		case name == "perl" && strings.IndexByte("IMmx0lFCdD", c) >= 0:
+			return i, inPlace, script // the rest is the value
+		}
+	}
+	return i, inPlace, script
 }
 
 // operandsSkipping is operands for a command whose named options take a
