@@ -506,20 +506,27 @@ func TestVariables(t *testing.T) {
 		t.Run(tt.line, func(t *testing.T) {
 			cs, err := Commands(tt.line)
 			require.NoError(t, err)
-			var got []string
-			for _, c := range cs {
-				s := strings.Join(c.Args, "|")
-				if slices.Contains(c.Dynamic, true) {
-					s += "…"
-				}
-				got = append(got, s)
-			}
+			got := argLines(cs)
 			assert.Equal(t, tt.want, got)
 		})
 	}
 	cs, err := Commands(`x=/; rm -rf $x`)
 	require.NoError(t, err)
 	assert.Equal(t, "rm -rf $x", cs[0].Text, "the command as written, for a reason")
+}
+
+// argLines is each command's arguments joined by "|", and "…" after one
+// that holds an expansion known only at run time.
+func argLines(cs []Command) []string {
+	var out []string
+	for _, c := range cs {
+		s := strings.Join(c.Args, "|")
+		if slices.Contains(c.Dynamic, true) {
+			s += "…"
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // TestCommandsIn: told the folder the line runs in, the reader reads
@@ -559,15 +566,7 @@ func TestCommandsIn(t *testing.T) {
 				}
 				cs, err := CommandsIn(tt.line, dir)
 				require.NoError(t, err)
-				var got []string
-				for _, c := range cs {
-					s := strings.Join(c.Args, "|")
-					if slices.Contains(c.Dynamic, true) {
-						s += "…"
-					}
-					got = append(got, s)
-				}
-				assert.Equal(t, want, got, "in %q", dir)
+				assert.Equal(t, want, argLines(cs), "in %q", dir)
 			}
 		})
 	}
