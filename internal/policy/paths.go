@@ -193,6 +193,10 @@ func shellOf(ev *event.Event) []shellRun {
 	}
 	runs := make([]shellRun, 0, len(cmds))
 	for _, c := range cmds {
+		if c.Container != nil {
+			runs = append(runs, shellRun{onHost(c, start), start})
+			continue
+		}
 		cwd := start
 		switch {
 		case c.DirUnknown:
@@ -207,6 +211,67 @@ func shellOf(ev *event.Event) []shellRun {
 		runs = append(runs, shellRun{c, cwd})
 	}
 	return runs
+}
+
+// onHost is a command run in a container as this machine sees it: its
+// paths under a folder bound from this machine are that folder's, the
+// container's own paths, which no policy here guards, read "container:…"
+// (a relative path, inside the project wherever it is joined).
+func onHost(c shellcmd.Command, start string) shellcmd.Command {
+	box := c.Container
+	dir := c.Dir
+	if c.DirUnknown {
+		dir = ""
+	}
+	host := func(a string) string {
+		var p string
+		switch {
+		case a == "" || strings.HasPrefix(a, "-") || !strings.ContainsAny(a, "/~$*?[") && a != "." && a != "..":
+			// An option, or a word that may be a name (a branch, a
+			// package) as well as a file: as written, which no policy
+			// here reads as a folder it guards.
+			return a
+		case strings.HasPrefix(a, "/"):
+			p = path.Clean(a)
+		case strings.HasPrefix(a, "~") || strings.HasPrefix(a, "$") || dir == "":
+			return "container:" + a // the container's home, a variable of its own
+		default:
+			p = path.Join(dir, a)
+		}
+		best := -1
+		for i, m := range box.Mounts {
+			t := path.Clean(m.Target)
+			if (p == t || t == "/" || strings.HasPrefix(p, t+"/")) && (best < 0 || len(t) > len(path.Clean(box.Mounts[best].Target))) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return "container:" + p
+		}
+		m := box.Mounts[best]
+		rest := strings.TrimPrefix(p, path.Clean(m.Target))
+		return clean(expand(m.Host, start) + "/" + strings.TrimPrefix(rest, "/"))
+	}
+	out := c
+	out.Container, out.Dir, out.DirUnknown = nil, "", false
+	if out.Text == "" {
+		// The command as the container runs it, then as read here.
+		words := c.Args
+		for _, r := range c.Redirects {
+			words = append(words[:len(words):len(words)], r.Op+r.Target)
+		}
+		out.Text = strings.Join(words, " ")
+	}
+	out.Args = slices.Clone(c.Args)
+	out.Unset = slices.Clone(c.Unset)
+	for i := 1; i < len(out.Args); i++ {
+		out.Args[i], out.Unset[i] = host(c.Args[i]), host(c.Unset[i])
+	}
+	out.Redirects = slices.Clone(c.Redirects)
+	for i := range out.Redirects {
+		out.Redirects[i].Target = host(c.Redirects[i].Target)
+	}
+	return out
 }
 
 // operands drops the options of a command's arguments (up to "--").

@@ -23,6 +23,7 @@ func TestShell(t *testing.T) {
 		// $PWD is the call's cwd, /home/u/proj.
 		{`any(commands, .name == "rm" && "/home/u" in .operands)`, "rm -rf ${PWD%/*}", true},
 		{`any(commands, .name == "rm" && "/home/u/proj/dist" in .operands)`, `rm -rf "$(pwd)/dist"`, true},
+		{`any(commands, .name == "rm" && "docker" in .via && .dir == "/h")`, `docker run -v /:/h -w /h img rm -rf x`, true},
 		{rmRoot, "for d in build /; do rm -rf $d; done", true},
 		{rmRoot, `python3 -c "import shutil; shutil.rmtree('/')"`, true},
 		{rmRoot, "rm -rf $x", false},                // known only at run time

@@ -99,7 +99,25 @@ type Command struct {
 	// ProgramStdin (a shell reading a pipe or a here-document that is not
 	// literal), ProgramFile (`bash < script.sh`).
 	Program string
+	// Container is set for a command a container runtime runs (`docker
+	// run`, `podman run`, `nerdctl run`): its paths are the container's,
+	// Dir among them (the folder it runs in there, from -w and cd), and
+	// only those under Container.Mounts are this machine's.
+	Container *Container
 }
+
+// Container is where a command run in a container runs.
+type Container struct {
+	// Workdir is the folder it runs in, in the container (-w): "" for /.
+	Workdir string
+	// Mounts are the folders of this machine bound into the container
+	// writable (-v, --mount type=bind), in the order given.
+	Mounts []Mount
+}
+
+// Mount is a folder of this machine seen in a container: Host as written
+// (relative to the folder the runtime runs in), at Target.
+type Mount struct{ Host, Target string }
 
 // What Command.Program says.
 const (

@@ -280,7 +280,8 @@ func FuzzCommands(f *testing.F) {
 		"python3 -c \"import os; os.system('rm -rf /'); shutil.rmtree(['a', 'b'])\"", "IFS=,; x=a,b; $x",
 		"echo 'rm -rf /' > x.sh; tmux new -d sh x.sh; at -f x.sh now; sg g -c 'sh -c \"rm $1\" _ /'",
 		"perl <<E\nsystem('rm -rf /')\nE\nawk -F: 'BEGIN{system(\"rm -rf ~\")}'",
-		"cd ..; x=$(pwd); rm -rf ${PWD%/*} \"$(dirname \"$(pwd)\")\" ~+/x ${x#/}"} {
+		"cd ..; x=$(pwd); rm -rf ${PWD%/*} \"$(dirname \"$(pwd)\")\" ~+/x ${x#/}",
+		"docker run -it -v .:/s -w s --mount type=bind,src=/,dst=/h img sh -c 'cd /h && rm -rf *'; podman container run --entrypoint x i"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -569,6 +570,43 @@ func TestCommandsIn(t *testing.T) {
 				assert.Equal(t, want, argLines(cs), "in %q", dir)
 			}
 		})
+	}
+}
+
+// TestContainerRun: what docker (podman, nerdctl) run runs is read, with
+// the folders of this machine it binds and the folder it runs in there.
+func TestContainerRun(t *testing.T) {
+	type box struct {
+		line, args, dir string
+		mounts          []Mount
+	}
+	for _, tt := range []box{
+		{`docker run --rm -v /:/host alpine rm -rf /host`, "rm|-rf|/host", "/", []Mount{{"/", "/host"}}},
+		{`docker run -it -v "$HOME":/h -w /h alpine sh -c 'rm -rf ./*'`, "rm|-rf|./*", "/h", []Mount{{"$HOME", "/h"}}},
+		{`podman run --mount type=bind,source=/etc,target=/e,readonly=false alpine rm -rf /e`, "rm|-rf|/e", "/", []Mount{{"/etc", "/e"}}},
+		{`nerdctl container run --entrypoint rm -e A=1 img -rf /x`, "rm|-rf|/x", "/", nil},
+		{`cd app && docker run -v .:/src -v data:/data -v /usr:/u:ro,z img make`, "make", "/", []Mount{{"app", "/src"}}},
+		{`docker run -v "$(pwd)":/src -w src img sh -c 'cd sub && rm -rf *'`, "rm|-rf|*", "/src/sub", []Mount{{"/home/u/p", "/src"}}},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			cs, err := CommandsIn(tt.line, "/home/u/p")
+			require.NoError(t, err)
+			i := slices.IndexFunc(cs, func(c Command) bool { return strings.Join(c.Args, "|") == tt.args })
+			require.GreaterOrEqual(t, i, 0, "%q", argLines(cs))
+			c := cs[i]
+			require.NotNil(t, c.Container)
+			assert.Equal(t, tt.dir, c.Dir)
+			assert.Equal(t, tt.mounts, c.Container.Mounts)
+			assert.Contains(t, c.Via, base(strings.Fields(strings.TrimPrefix(tt.line, "cd app && "))[0]))
+		})
+	}
+	// Not run here: another machine's daemon, or the image's own command.
+	for _, line := range []string{`docker -H tcp://ci:2375 run -v /:/h img rm -rf /h`, `docker run -d -p 80:80 nginx`, `docker ps`} {
+		cs, err := CommandsIn(line, "/home/u/p")
+		require.NoError(t, err)
+		for _, c := range cs {
+			assert.Nil(t, c.Container, "%q: %q", line, c.Args)
+		}
 	}
 }
 

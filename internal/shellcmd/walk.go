@@ -113,7 +113,8 @@ type scope struct {
 	src           string // the program the tree was parsed from
 	via           []string
 	sudo          bool
-	depth         int // nesting of programs parsed from strings
+	container     *Container // the container the commands run in, or nil
+	depth         int        // nesting of programs parsed from strings
 	parent, inArg int
 	frame         *frame
 	stdin         *feed      // nil: the call's own

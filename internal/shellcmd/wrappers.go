@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ type call struct {
 	sc      *scope
 	via     []string
 	sudo    bool
+	box     *Container // the container it runs in (docker run), or nil
 	env     []string
 	set     []assigned // the variables env gives the command, for a shell it starts
 	params  []arg      // what a shell's -c program gets after it: $0, $1 …
@@ -58,7 +60,7 @@ func (w *walker) call(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *sc
 
 func (w *walker) call1(ce *syntax.CallExpr, stmtRedirs []*syntax.Redirect, sc *scope) {
 	// via is this command's own: wrappers are appended to it in place.
-	cl := &call{sc: sc, via: append([]string(nil), sc.via...), sudo: sc.sudo, stdin: sc.stdin}
+	cl := &call{sc: sc, via: append([]string(nil), sc.via...), sudo: sc.sudo, box: sc.container, stdin: sc.stdin}
 	for _, a := range ce.Assigns {
 		av := w.render(sc, assignWord(a))
 		cl.env = append(cl.env, av.text)
@@ -275,6 +277,8 @@ func (w *walker) run(cl *call, args []arg) {
 			var pid bool
 			rest, pid = skipOptions(args[1:], "TPD", []string{"sched-runtime", "sched-period", "sched-deadline"}, 1, 'p')
 			ok = !pid && len(rest) > 0
+		case "docker", "podman", "nerdctl":
+			rest, ok = w.containerRun(cl, args)
 		case "chroot":
 			// What it runs sees the new root as /: read as run here,
 			// where `chroot / rm -rf /` is.
@@ -389,7 +393,7 @@ func (w *walker) dropped(cl *call, parent, inArg int) {
 // emit records a command and returns its index.
 func (w *walker) emit(cl *call, args []arg) int {
 	sc := cl.sc
-	c := Command{Env: cl.env, Sudo: cl.sudo, Via: cl.via, Redirects: cl.redirs,
+	c := Command{Env: cl.env, Sudo: cl.sudo, Via: cl.via, Redirects: cl.redirs, Container: cl.box,
 		Parent: sc.parent, InArg: sc.inArg, Dir: sc.frame.dir, DirUnknown: sc.frame.unknown, Text: cl.text}
 	if cl.dir != "" && !c.DirUnknown {
 		c.Dir = joinDir(c.Dir, cl.dir)
@@ -459,7 +463,7 @@ func (w *walker) nest(cl *call, text, how string, sameShell bool) {
 			shellParams(in, cl.params, cl.fed)
 		}
 	}
-	in.via, in.sudo = cl.via, cl.sudo
+	in.via, in.sudo, in.container = cl.via, cl.sudo, cl.box
 	in.stdin, in.redirs, in.pipe = nil, cl.redirs, 0
 	w.program(text, in, how)
 }
@@ -947,3 +951,138 @@ func localHost(dest string) bool {
 	}
 	return false
 }
+
+// containerRun unwraps `docker run [OPTIONS] IMAGE [COMMAND…]` (podman's
+// and nerdctl's too, and `container run`): COMMAND runs in the container,
+// with the folders -v and --mount bind from this machine; the runtime's
+// own options before run (-H, --context: another machine's daemon) leave
+// it unread. Read-only mounts and named volumes are not this machine's
+// folders to lose.
+func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
+	i := 1
+	if len(args) > 2 && args[1].text == "container" {
+		i = 2
+	}
+	if len(args) <= i || args[i].dyn || args[i].text != "run" {
+		return nil, false
+	}
+	box := &Container{}
+	var entrypoint *arg
+	i++
+	for ; i < len(args); i++ {
+		a := args[i].text
+		if args[i].dyn || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		name, val, eq := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "--") {
+			// A cluster of flags (-it, -dit): its last letter may take a
+			// value, attached (-v/x:/y) or in the next word.
+			k := strings.IndexAny(a[1:], containerShortValued) + 1
+			if k == 0 {
+				continue
+			}
+			name, val, eq = "-"+a[k:k+1], a[k+1:], k+1 < len(a)
+		}
+		if !eq {
+			if !slices.Contains(containerValued, name) && (len(name) != 2 || !strings.Contains(containerShortValued, name[1:])) {
+				continue // a flag: --rm, --privileged
+			}
+			if i+1 >= len(args) {
+				return nil, false
+			}
+			i++
+			val = args[i].text
+		}
+		switch name {
+		case "-v", "--volume":
+			parts := strings.Split(val, ":")
+			if len(parts) >= 2 && (strings.ContainsAny(parts[0], "/~$.") || parts[0] == "") &&
+				!(len(parts) > 2 && slices.Contains(strings.Split(parts[2], ","), "ro")) {
+				box.Mounts = append(box.Mounts, Mount{Host: parts[0], Target: parts[1]})
+			}
+		case "--mount":
+			var m Mount
+			bind, ro := false, false
+			for _, kv := range strings.Split(val, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "type":
+					bind = v == "bind"
+				case "source", "src":
+					m.Host = v
+				case "target", "destination", "dst":
+					m.Target = v
+				case "readonly", "ro":
+					ro = v == "" || v == "true" || v == "1"
+				}
+			}
+			if bind && !ro && m.Host != "" && m.Target != "" {
+				box.Mounts = append(box.Mounts, m)
+			}
+		case "-w", "--workdir":
+			box.Workdir = val
+		case "--entrypoint":
+			entrypoint = &arg{text: val, dyn: args[i].dyn}
+		}
+	}
+	if i >= len(args) {
+		return nil, false
+	}
+	rest := args[i+1:] // after the image
+	if entrypoint != nil {
+		rest = append([]arg{*entrypoint}, rest...)
+	}
+	if len(rest) == 0 {
+		return nil, false // the image's own command
+	}
+	// The runtime's own words are read here, where the line runs them
+	// ($(pwd) in -v); what follows runs in the container: its folder,
+	// none of the line's variables.
+	for j := range args[:len(args)-len(rest)] {
+		if args[j].w != nil {
+			w.subs(args[j].w, cl.sc, cl.sc.parent, cl.sc.inArg)
+			args[j].w = nil
+		}
+	}
+	// A relative host folder is the runtime's: where the line ran it.
+	mounts := box.Mounts[:0]
+	for _, m := range box.Mounts {
+		if !strings.HasPrefix(m.Host, "/") && !strings.HasPrefix(m.Host, "~") && !strings.HasPrefix(m.Host, "$") {
+			if cl.sc.frame.unknown {
+				continue
+			}
+			m.Host = joinDir(cl.sc.frame.dir, m.Host)
+		}
+		mounts = append(mounts, m)
+	}
+	box.Mounts = mounts
+	in := cl.sc.sub()
+	in.frame.dir, in.frame.unknown, in.frame.vars = path.Join("/", box.Workdir), false, nil
+	in.container = box
+	cl.sc, cl.box = in, box
+	return rest, true
+}
+
+// containerShortValued are the short options of docker run that take a
+// value; containerValued its long ones (podman's are a superset of the
+// common ones; an option not listed is read as a flag).
+const containerShortValued = "acehlmpuvw"
+
+var containerValued = []string{"--add-host", "--annotation", "--attach", "--blkio-weight", "--blkio-weight-device",
+	"--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota",
+	"--cpu-rt-period", "--cpu-rt-runtime", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device",
+	"--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops",
+	"--dns", "--dns-option", "--dns-search", "--domainname", "--entrypoint", "--env", "--env-file", "--expose",
+	"--gpus", "--group-add", "--health-cmd", "--health-interval", "--health-retries", "--health-start-period",
+	"--health-timeout", "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "--kernel-memory", "--label",
+	"--label-file", "--link", "--link-local-ip", "--log-driver", "--log-opt", "--mac-address", "--memory",
+	"--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount", "--name", "--net", "--net-alias",
+	"--network", "--network-alias", "--oom-score-adj", "--pid", "--pids-limit", "--platform", "--publish", "--pull",
+	"--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt",
+	"--sysctl", "--tmpfs", "--ulimit", "--user", "--userns", "--uts", "--volume", "--volume-driver", "--volumes-from",
+	"--workdir", "--arch", "--os", "--pod", "--secret", "--systemd", "--tz", "--umask", "--variant"}
