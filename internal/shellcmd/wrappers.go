@@ -1001,7 +1001,7 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 		switch name {
 		case "-v", "--volume":
 			parts := strings.Split(val, ":")
-			if len(parts) >= 2 && (strings.ContainsAny(parts[0], "/~$.") || parts[0] == "") &&
+			if len(parts) >= 2 && strings.ContainsAny(parts[0], "/~$.") &&
 				!(len(parts) > 2 && slices.Contains(strings.Split(parts[2], ","), "ro")) {
 				box.Mounts = append(box.Mounts, Mount{Host: parts[0], Target: parts[1]})
 			}
