@@ -3,6 +3,7 @@ package policy
 import (
 	"testing"
 
+	"github.com/hookshim/hookshim/internal/shellcmd"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -41,4 +42,25 @@ func TestChanges(t *testing.T) {
 		assert.True(t, ok, "%q", c.args)
 		assert.Equal(t, c.want, got, "%q", c.args)
 	}
+}
+
+// TestOnHost: a command run in a container, as this machine sees it: its
+// paths under a bound folder are that folder's, the container's own are
+// marked, and words that are not paths stay as written.
+func TestOnHost(t *testing.T) {
+	c := shellcmd.Command{
+		Args:      []string{"rm", "-rf", "/h/usr", "./x", "/etc", "~", "main", "https://example.com/a", "of=/h/dev/sda", "*"},
+		Unset:     []string{"rm", "-rf", "/h/usr", "./x", "/etc", "~", "main", "https://example.com/a", "of=/h/dev/sda", "*"},
+		Dir:       "/h/src",
+		Container: &shellcmd.Container{Workdir: "/h/src", Mounts: []shellcmd.Mount{{Host: "/", Target: "/h"}, {Host: "app", Target: "/h/src"}}},
+		Redirects: []shellcmd.Redirect{{Op: ">", Target: "/h/etc/passwd"}},
+	}
+	got := onHost(c, "/home/u/project")
+	assert.Equal(t, []string{"rm", "-rf", "/usr", "/home/u/project/app/x", "container:/etc", "container:~", "main",
+		"https://example.com/a", "of=/h/dev/sda", "/home/u/project/app/*"}, got.Args)
+	assert.Equal(t, got.Args, got.Unset)
+	assert.Equal(t, "/etc/passwd", got.Redirects[0].Target)
+	assert.Nil(t, got.Container)
+	assert.Equal(t, "rm -rf /h/usr ./x /etc ~ main https://example.com/a of=/h/dev/sda * >/h/etc/passwd", got.Text)
+	assert.Equal(t, "/h/usr", c.Args[2], "the reader's command is not changed")
 }

@@ -226,10 +226,11 @@ func onHost(c shellcmd.Command, start string) shellcmd.Command {
 	host := func(a string) string {
 		var p string
 		switch {
-		case a == "" || strings.HasPrefix(a, "-") || !strings.ContainsAny(a, "/~$*?[") && a != "." && a != "..":
-			// An option, or a word that may be a name (a branch, a
-			// package) as well as a file: as written, which no policy
-			// here reads as a folder it guards.
+		case a == "" || strings.HasPrefix(a, "-") || !strings.ContainsAny(a, "/~$*?[") && a != "." && a != ".." ||
+			strings.Contains(a, "://") || strings.Contains(a, "="):
+			// An option, a word that may be a name (a branch, a package)
+			// as well as a file, a URL, an assignment: as written, which
+			// no policy here reads as a folder it guards.
 			return a
 		case strings.HasPrefix(a, "/"):
 			p = path.Clean(a)
