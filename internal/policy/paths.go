@@ -373,6 +373,9 @@ func writes(c shellcmd.Command) []string {
 		}
 		return out
 	}
+	if len(c.Args) == 0 {
+		return out // only redirections: `<0`, `> f`
+	}
 	if changed, ok := changes(name, c.Args[1:]); ok {
 		return append(out, changed...)
 	}
