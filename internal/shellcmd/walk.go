@@ -81,14 +81,7 @@ func (w *walker) pwd(sc *scope) (string, bool) {
 	if w.cwd == "" || f.unknown {
 		return "", false
 	}
-	switch d := f.dir; {
-	case d == "":
-		return w.cwd, true
-	case strings.HasPrefix(d, "/"), strings.HasPrefix(d, "~"), d == "$HOME", strings.HasPrefix(d, "$HOME/"):
-		return d, true
-	default:
-		return path.Join(w.cwd, d), true
-	}
+	return joinDir(w.cwd, f.dir), true
 }
 
 // joinDir is dir, where the folder changed to, changed again to t.
