@@ -600,6 +600,15 @@ func TestContainerRun(t *testing.T) {
 			assert.Contains(t, c.Via, base(strings.Fields(strings.TrimPrefix(tt.line, "cd app && "))[0]))
 		})
 	}
+	// The image's own substitutions run where the line runs, with or
+	// without --entrypoint.
+	for _, line := range []string{`docker run "$(cat img.txt)" ls`, `docker run --entrypoint ls "$(cat img.txt)" -l`} {
+		cs, err := CommandsIn(line, "/home/u/p")
+		require.NoError(t, err)
+		i := slices.IndexFunc(cs, func(c Command) bool { return c.Name() == "cat" })
+		require.GreaterOrEqual(t, i, 0, "%q: %q", line, argLines(cs))
+		assert.Nil(t, cs[i].Container, "%q", line)
+	}
 	// Not run here: another machine's daemon, or the image's own command.
 	for _, line := range []string{`docker -H tcp://ci:2375 run -v /:/h img rm -rf /h`, `docker run -d -p 80:80 nginx`, `docker ps`} {
 		cs, err := CommandsIn(line, "/home/u/p")

@@ -1040,10 +1040,11 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 	if len(rest) == 0 {
 		return nil, false // the image's own command
 	}
-	// The runtime's own words are read here, where the line runs them
-	// ($(pwd) in -v); what follows runs in the container: its folder,
-	// none of the line's variables.
-	for j := range args[:len(args)-len(rest)] {
+	// The runtime's own words, the image's included, are read here, where
+	// the line runs them ($(pwd) in -v); what follows runs in the
+	// container: its folder, none of the line's variables. (The words
+	// before rest are not these with --entrypoint, which rest starts with.)
+	for j := range args[:i+1] {
 		if args[j].w != nil {
 			w.subs(args[j].w, cl.sc, cl.sc.parent, cl.sc.inArg)
 			args[j].w = nil
