@@ -241,8 +241,8 @@ func onHost(c shellcmd.Command, start string) shellcmd.Command {
 		}
 		best := -1
 		for i, m := range box.Mounts {
-			t := path.Clean(m.Target)
-			if (p == t || t == "/" || strings.HasPrefix(p, t+"/")) && (best < 0 || len(t) > len(path.Clean(box.Mounts[best].Target))) {
+			t := m.Target
+			if (p == t || t == "/" || strings.HasPrefix(p, t+"/")) && (best < 0 || len(t) > len(box.Mounts[best].Target)) {
 				best = i
 			}
 		}
@@ -250,7 +250,7 @@ func onHost(c shellcmd.Command, start string) shellcmd.Command {
 			return "container:" + p
 		}
 		m := box.Mounts[best]
-		rest := strings.TrimPrefix(p, path.Clean(m.Target))
+		rest := strings.TrimPrefix(p, m.Target)
 		return clean(expand(m.Host, start) + "/" + strings.TrimPrefix(rest, "/"))
 	}
 	out := c

@@ -116,7 +116,7 @@ type Container struct {
 }
 
 // Mount is a folder of this machine seen in a container: Host as written
-// (relative to the folder the runtime runs in), at Target.
+// (relative to the folder the runtime runs in), at Target (cleaned).
 type Mount struct{ Host, Target string }
 
 // What Command.Program says.

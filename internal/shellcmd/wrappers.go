@@ -1003,7 +1003,7 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 			parts := strings.Split(val, ":")
 			if len(parts) >= 2 && strings.ContainsAny(parts[0], "/~$.") &&
 				!(len(parts) > 2 && slices.Contains(strings.Split(parts[2], ","), "ro")) {
-				box.Mounts = append(box.Mounts, Mount{Host: parts[0], Target: parts[1]})
+				box.Mounts = append(box.Mounts, Mount{Host: parts[0], Target: path.Clean(parts[1])})
 			}
 		case "--mount":
 			var m Mount
@@ -1016,7 +1016,7 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 				case "source", "src":
 					m.Host = v
 				case "target", "destination", "dst":
-					m.Target = v
+					m.Target = path.Clean(v)
 				case "readonly", "ro":
 					ro = v == "" || v == "true" || v == "1"
 				}
