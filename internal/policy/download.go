@@ -378,6 +378,9 @@ func installed(c shellcmd.Command) ([]string, string) {
 // remote reports whether a package argument names code outside a
 // registry.
 func remote(p, manager string) bool {
+	if p == "" {
+		return false // `npx ""`: no package at all
+	}
 	lower := strings.ToLower(p)
 	for _, pre := range []string{"http://", "https://", "git+", "git://", "hg+", "svn+", "bzr+", "ftp://"} {
 		if strings.HasPrefix(lower, pre) {
