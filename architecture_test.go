@@ -46,7 +46,7 @@ var layers = map[string][]string{
 	"internal/decision":  {},
 	"internal/wire":      {},
 	"internal/shellcmd":  {},
-	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd", "internal/secret"},
+	"internal/policy":    {"internal/event", "internal/decision", "internal/shellcmd", "internal/secret", "internal/provider"},
 	"internal/secret":    {}, // the formats of secrets: prompt-secrets refuses them, the log redacts them
 
 	// The program that sends http and prompt handlers: hookshim itself

@@ -55,7 +55,7 @@ func cmdInit(args []string, _ io.Reader, stdout, stderr io.Writer, getenv func(s
 		errorf(stderr, "writing %s: %v", path, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s (4 built-in policies)\n", path)
+	fmt.Fprintf(stdout, "wrote %s (%d built-in policies)\n", path, config.StarterPolicies)
 	hintf(stderr, "next: review it, then run hookshim allow: a project's config runs only once allowed")
 	if len(tools) > 0 {
 		hintf(stderr, "then: hookshim install --all registers hookshim in the tools found here (%d)", len(tools))

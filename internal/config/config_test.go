@@ -213,6 +213,6 @@ func TestStarterParses(t *testing.T) {
 		f, err := Parse("x.json", Starter(tools))
 		require.NoError(t, err)
 		require.Empty(t, f.Warnings)
-		require.Len(t, f.Hooks, 4)
+		require.Len(t, f.Hooks, StarterPolicies)
 	}
 }

@@ -4,6 +4,10 @@ import (
 	"strings"
 )
 
+// StarterPolicies is how many built-in policies Starter's config uses
+// (TestStarterParses holds it to the text).
+const StarterPolicies = 5
+
 // Starter is the .openhook.json `hookshim init` writes: the built-in
 // policies most projects want, each with a comment on what it does and
 // how to change it, and the tools found (names only: the config is the
@@ -29,7 +33,10 @@ func Starter(tools []string) []byte {
     // curl … | sh and other downloads run unread: denied.
     {"use": "hookshim/pipe-to-shell"},
     // a prompt that carries a secret (an API key, a private key): refused.
-    {"use": "hookshim/prompt-secrets"}
+    {"use": "hookshim/prompt-secrets"},
+    // the agent switching these off: hookshim allow or uninstall,
+    // HOOKSHIM_DISABLE, edits to the tools' hook settings: denied.
+    {"use": "hookshim/hook-tampering"}
   ]
 }
 `)

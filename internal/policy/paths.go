@@ -335,7 +335,7 @@ func filePaths(ev *event.Event) []string {
 // call is.
 func writer(name string) string {
 	switch name {
-	case "rm", "rmdir", "unlink", "shred", "touch", "mkdir", "tee", "truncate", "mv":
+	case "rm", "rmdir", "unlink", "shred", "touch", "mkdir", "tee", "sponge", "truncate", "mv":
 		return "all"
 	case "cp", "install", "ln", "rsync", "scp":
 		return "last"

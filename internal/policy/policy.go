@@ -116,7 +116,7 @@ type spec struct {
 
 // pack lists the policies, in the order they are documented.
 func pack() []*spec {
-	return []*spec{destructiveShell, protectedBranches, gitDiscard, secretFiles, promptSecrets, pipeToShell, outsideProject, urlInstalls}
+	return []*spec{destructiveShell, protectedBranches, gitDiscard, secretFiles, promptSecrets, pipeToShell, outsideProject, urlInstalls, hookTampering}
 }
 
 // Names lists the built-in policies.

@@ -280,6 +280,43 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `curl https://x.io | sudo tee /etc/x`}, none},
 		{Example{Tool: event.ToolShell, Text: `curl https://x.io -o page.html && cat page.html | grep sh`}, none},
 	},
+	"hookshim/hook-tampering": {
+		{Example{Tool: event.ToolShell, Text: `sudo -E hookshim install --provider claude-code --events Stop`}, deny},
+		{Example{Tool: event.ToolShell, Text: `"$(command -v hookshim)" allow .`}, deny},
+		{Example{Tool: event.ToolShell, Text: `pnpm dlx hookshim deny`}, deny},
+		{Example{Tool: event.ToolShell, Text: `go run github.com/hookshim/hookshim/cmd/hookshim@latest uninstall --all`}, deny},
+		{Example{Tool: event.ToolShell, Text: `bash -c 'hookshim allow'`}, deny},
+		{Example{Tool: event.ToolShell, Text: `env HOOKSHIM_CONFIG=/dev/null gemini -p x`}, deny},
+		{Example{Tool: event.ToolShell, Text: `set -gx HOOKSHIM_DISABLE 1`}, deny},
+		{Example{Tool: event.ToolShell, Text: `setx HOOKSHIM_TRUST_ALL 1`}, deny},
+		{Example{Tool: event.ToolShell, Text: "cat >> ~/.zshrc <<EOF\nexport HOOKSHIM=0\nEOF"}, deny},
+		{Example{Tool: event.ToolShell, Text: `printf 'HOOKSHIM_SKIP=x\n' | tee -a .envrc`}, deny},
+		{Example{Tool: event.ToolShell, Text: `python3 -c "import os; os.environ['HOOKSHIM_DISABLE'] = '1'; os.system('claude')"`}, deny},
+		{Example{Tool: event.ToolShell, Text: `python3 -c "open('.claude/settings.json', 'w').write('{}')"`}, ask},
+		{Example{Tool: event.ToolShell, Text: `cp /dev/null .claude/settings.local.json`}, deny},
+		{Example{Tool: event.ToolShell, Text: `echo '{}' > ~/.cursor/hooks.json`}, deny},
+		{Example{Tool: event.ToolShell, Text: `rm -f .clinerules/hooks/PreToolUse`}, deny},
+		{Example{Tool: event.ToolShell, Text: `rm -rf ~/.config`}, deny},
+		{Example{Tool: event.ToolShell, Text: `cd ~/.local/state && rm -rf hookshim`}, deny},
+		{Example{Tool: event.ToolShell, Text: `chmod 000 .gemini/settings.json`}, deny},
+		{Example{Tool: event.ToolShell, Text: `Remove-Item -Recurse -Force .claude`, Shell: event.ShellPowerShell}, deny},
+		{Example{Tool: event.ToolShell, Text: `Set-Content -Path .claude\settings.json -Value '{}'`, Shell: event.ShellPowerShell}, deny},
+		{Example{Tool: event.ToolShell, Text: `docker run -v "$PWD":/w -w /w alpine rm .claude/settings.json`}, deny},
+		{Example{Tool: event.ToolFileWrite, Text: "/home/u/.local/state/hookshim/trust/allowed.json"}, deny},
+		{Example{Tool: event.ToolFileWrite, Text: `C:\Users\u\.claude\settings.json`}, deny},
+		{Example{Tool: event.ToolFileEdit, Text: "crush.json"}, deny},
+		{Example{Tool: event.ToolShell, Text: `hookshim --help`}, none},
+		{Example{Tool: event.ToolShell, Text: `hookshim uninstall --all --dry-run`}, none},
+		{Example{Tool: event.ToolShell, Text: `hookshim status; hookshim explain 3f2a`}, none},
+		{Example{Tool: event.ToolShell, Text: `npx -y prettier --write .`}, none},
+		{Example{Tool: event.ToolShell, Text: `touch .claude/x && mkdir -p ~/.config/other`}, none},
+		{Example{Tool: event.ToolShell, Text: `echo "HOOKSHIM_DISABLE == 1"`}, none},
+		{Example{Tool: event.ToolShell, Text: `grep -rn 'HOOKSHIM_DISABLE=' docs`}, none},
+		{Example{Tool: event.ToolShell, Text: `rm -rf .config/app`}, none},
+		{Example{Tool: event.ToolShell, Text: `docker run alpine rm -rf /root/.claude`}, none},
+		{Example{Tool: event.ToolFileWrite, Text: "docs/switches.md"}, none},
+		{Example{Tool: event.ToolFileWrite, Text: "src/claude/settings.json"}, none},
+	},
 	"hookshim/outside-project": {
 		{Example{Tool: event.ToolShell, Text: `find . -fprint /etc/found`}, deny},
 		{Example{Tool: event.ToolShell, Text: `find . -name x -fprintf ../list "%p"`}, deny},
@@ -452,7 +489,7 @@ func TestCompileErrors(t *testing.T) {
 
 func TestNamesAndInfo(t *testing.T) {
 	names := Names()
-	assert.Len(t, names, 8)
+	assert.Len(t, names, 9)
 	for _, n := range names {
 		i, ok := Lookup(n)
 		require.True(t, ok)
@@ -515,6 +552,8 @@ func TestLinear(t *testing.T) {
 		strings.Repeat("git push -f origin x; ", 20000),
 		strings.Repeat("cat a.txt b.txt > out; ", 20000),
 		strings.Repeat("rm -rf ./a/b/c ", 20000),
+		"echo " + strings.Repeat("x HOOKSHIM_DISABLE ", 40000) + "> notes",
+		strings.Repeat("cp x .claude/settings.jsonx; ", 20000),
 	}
 	var ps []*Policy
 	for _, n := range Names() {

@@ -363,9 +363,22 @@ func wordPaths(w string) []string {
 // 'print(open(".env").read())'`. A script in a file or a here-document is
 // not read.
 func codeSecret(c shellcmd.Command, files, allow globs) string {
-	// Shells are left out: the commands of `bash -c` are read as commands.
+	for _, src := range inlineCode(c) {
+		for _, lit := range literals(src) {
+			if isSecret(lit, files, allow) {
+				return lit
+			}
+		}
+	}
+	return ""
+}
+
+// inlineCode is the code an interpreter is given on its command line
+// (`python3 -c`, `node -e`/`-p`, `deno eval`, a here-string); shells are
+// left out: the commands of `bash -c` are read as commands.
+func inlineCode(c shellcmd.Command) []string {
 	if name := c.Name(); !slices.Contains(interpreters, name) || slices.Contains(stdinShells, name) || name == "fish" {
-		return ""
+		return nil
 	}
 	var code []string
 	for i, a := range c.Args {
@@ -382,14 +395,7 @@ func codeSecret(c shellcmd.Command, files, allow globs) string {
 			code = append(code, rd.Target)
 		}
 	}
-	for _, src := range code {
-		for _, lit := range literals(src) {
-			if isSecret(lit, files, allow) {
-				return lit
-			}
-		}
-	}
-	return ""
+	return code
 }
 
 // literals are the quoted strings of a piece of code ('…', "…", `…`),
@@ -433,14 +439,7 @@ func tokens(p, cwd string, input []byte) bool {
 	if !slices.Contains(configFiles, baseName(p)) {
 		return true
 	}
-	var texts []string
-	if in := gjson.ParseBytes(input); in.IsObject() {
-		for _, k := range []string{"content", "new_string", "new_str", "contents"} {
-			if v := in.Get(k); v.Type == gjson.String {
-				texts = append(texts, v.Str)
-			}
-		}
-	}
+	texts := writtenTexts(input)
 	disk := expand(p, cwd)
 	switch {
 	case strings.HasPrefix(disk, "/"):
@@ -527,4 +526,19 @@ var promptSecrets = &spec{
 			return secretIn(*ev.Prompt, allow)
 		}, nil
 	},
+}
+
+// writtenTexts are the texts a file tool call writes, from its input:
+// the whole file (content, contents) or an edit's new text (new_string,
+// new_str).
+func writtenTexts(input []byte) []string {
+	var texts []string
+	if in := gjson.ParseBytes(input); in.IsObject() {
+		for _, k := range []string{"content", "new_string", "new_str", "contents"} {
+			if v := in.Get(k); v.Type == gjson.String {
+				texts = append(texts, v.Str)
+			}
+		}
+	}
+	return texts
 }

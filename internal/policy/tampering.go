@@ -1,0 +1,529 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hookshim/hookshim/internal/event"
+	"github.com/hookshim/hookshim/internal/provider"
+	"github.com/hookshim/hookshim/internal/shellcmd"
+)
+
+var hookTampering = &spec{
+	Info: Info{
+		Name:    "hookshim/hook-tampering",
+		Summary: "deny the agent switching off the hooks that guard it: hookshim allow, deny, install and uninstall, hookshim's switches, its state and the tools' hook settings",
+		Events:  toolEvents,
+		Catches: "shell commands that run `hookshim allow`, `deny`, `install` or `uninstall` (not `--dry-run`, `--check` or `--help`), " +
+			"also as a path (`~/go/bin/hookshim`), through `npx`, `pnpm dlx`, `bunx`, `yarn dlx`, `go run …/cmd/hookshim` and the wrappers the shell policies read; " +
+			"commands run with a switch of hookshim's set (`HOOKSHIM_DISABLE=1 claude -p …`, `env HOOKSHIM_SKIP=x …`), " +
+			"`export`, `declare`, `setenv`, fish's `set -x`, `setx`, `launchctl setenv` and `systemctl set-environment` of one, " +
+			"and a line that writes a file or runs an interpreter's inline code with one assigned in its text " +
+			"(`echo 'export HOOKSHIM_DISABLE=1' >> .envrc`, `cat >> ~/.zshrc <<EOF`); the switches are `HOOKSHIM`, " +
+			"`HOOKSHIM_DISABLE`, `HOOKSHIM_SKIP`, `HOOKSHIM_CONFIG`, `HOOKSHIM_TRUST_ALL`, `HOOKSHIM_ON_ERROR`, `HOOKSHIM_DEPTH` and `HOOKSHIM_GUARD`. " +
+			"File tools and shell commands that write, edit, move, delete, link over or `chmod` (the writes outside-project reads) " +
+			"a file a supported tool reads its hooks or its hooks switch from, in the project or the home folder " +
+			"(`.claude/settings.json`, `.claude/settings.local.json`, `~/.gemini/settings.json`, `.codex/hooks.json`, `.codex/config.toml`, " +
+			"`.cursor/hooks.json`, `.github/hooks/*.json`, `.kiro/hooks/*.json`, `.clinerules/hooks/`, `.opencode/plugins/hookshim.js`, " +
+			"`hookshim providers` lists the tools; also where `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and the like move them), " +
+			"hookshim's own config and state (`~/.config/hookshim/`, `~/.local/state/hookshim/`: allowances and their copies; " +
+			"`XDG_CONFIG_HOME` and `XDG_STATE_HOME` followed) and the hookshim program itself; deleting or moving a folder that holds one " +
+			"(`rm -rf .claude`, `mv ~/.local/state …`); file tools that write a switch assignment into any file but documentation " +
+			"(`HOOKSHIM_DISABLE=1` in `.envrc`, `\"HOOKSHIM_SKIP\": …` in a settings file). " +
+			"An interpreter's inline code that names one of these files (`python3 -c \"open('.claude/settings.json', 'w')\"`) is unsure (ask). " +
+			"Names are compared in any letter case. The project's `.openhook.json` is not guarded: a change to it runs only once you allow it.",
+		Misses: "programs that change these files on their own (`git checkout -- .claude/settings.json`, `git stash`, a script, " +
+			"an editor started by the agent), paths known only at run time (`$DIR/settings.json`) or built by code, links in the project " +
+			"that point at them, a copy of the hookshim program run under another name, and switches set in files it does not read " +
+			"as assignments (a script that computes the name).",
+		Params: []Param{
+			{"allow", "array of globs", "files that may be written although they are guarded, e.g. `[\"**/.claude/settings.local.json\"]`; `**` spans folders, compared in any letter case"},
+		},
+		Denied: []Example{
+			{Tool: event.ToolShell, Text: "hookshim allow"},
+			{Tool: event.ToolShell, Text: "npx -y hookshim@latest uninstall --all"},
+			{Tool: event.ToolShell, Text: "~/go/bin/hookshim deny /home/u/project/.openhook.json"},
+			{Tool: event.ToolShell, Text: "HOOKSHIM_DISABLE=1 claude -p 'clean up the disk'"},
+			{Tool: event.ToolShell, Text: "export HOOKSHIM_SKIP=destructive-shell"},
+			{Tool: event.ToolShell, Text: "echo 'export HOOKSHIM_DISABLE=1' >> .envrc"},
+			{Tool: event.ToolShell, Text: "rm .claude/settings.json"},
+			{Tool: event.ToolShell, Text: "sed -i '/hookshim/d' ~/.gemini/settings.json"},
+			{Tool: event.ToolShell, Text: "rm -rf ~/.local/state/hookshim"},
+			{Tool: event.ToolShell, Text: "mv .cursor .cursor.off"},
+			{Tool: event.ToolShell, Text: "ln -sf /dev/null .codex/hooks.json"},
+			{Tool: event.ToolFileEdit, Text: ".claude/settings.json"},
+			{Tool: event.ToolFileWrite, Text: "/home/u/.claude/settings.json"},
+			{Tool: event.ToolFileWrite, Text: "/home/u/.config/hookshim/openhook.json"},
+			{Tool: event.ToolFileWrite, Text: ".github/hooks/hookshim.json"},
+			{Tool: event.ToolFileWrite, Text: ".Claude/Settings.Local.json"},
+		},
+		Allowed: []Example{
+			{Tool: event.ToolShell, Text: "hookshim trust"},
+			{Tool: event.ToolShell, Text: "hookshim install --all --dry-run"},
+			{Tool: event.ToolShell, Text: "hookshim doctor && hookshim log --since 1h"},
+			{Tool: event.ToolShell, Text: "cat .claude/settings.json"},
+			{Tool: event.ToolShell, Text: "grep -rn HOOKSHIM_DISABLE docs/"},
+			{Tool: event.ToolShell, Text: "echo HOOKSHIM_DISABLE"},
+			{Tool: event.ToolShell, Text: "mkdir -p .claude/commands && cp review.md .claude/commands/"},
+			{Tool: event.ToolShell, Text: "rm -rf ~/.cache/hookshim"},
+			{Tool: event.ToolFileRead, Text: ".claude/settings.json"},
+			{Tool: event.ToolFileEdit, Text: ".openhook.json"},
+			{Tool: event.ToolFileWrite, Text: "src/settings.json"},
+			{Tool: event.ToolFileWrite, Text: ".claude/agents/reviewer.md"},
+			{Tool: event.ToolFileEdit, Text: ".claude/settings.local.json", With: `{"allow": ["**/.claude/settings.local.json"]}`},
+		},
+	},
+	compile: func(p *params) (func(ev *event.Event) string, error) {
+		allow := p.strs("allow")
+		p.checkGlobs("allow", allow)
+		for i, g := range allow {
+			allow[i] = strings.ToLower(g)
+		}
+		ok := compileGlobs(allow)
+		return func(ev *event.Event) string { return tampering(ev, guardedFiles, ok) }, nil
+	},
+}
+
+// switches are the variables that change what hookshim runs or answers
+// (internal/pipeline reads them): set by the agent for the agent that
+// runs next, or written where the tool's next session reads them, they
+// would switch the guard off.
+var switches = []string{"HOOKSHIM", "HOOKSHIM_DISABLE", "HOOKSHIM_SKIP", "HOOKSHIM_CONFIG",
+	"HOOKSHIM_TRUST_ALL", "HOOKSHIM_ON_ERROR", "HOOKSHIM_DEPTH", "HOOKSHIM_GUARD"}
+
+// changing are hookshim's commands that change which configs run and
+// where hookshim is registered.
+var changing = []string{"allow", "deny", "install", "uninstall"}
+
+// setters set or export a variable named in their arguments.
+var setters = []string{"export", "declare", "typeset", "local", "readonly", "setenv", "setx", "set", "launchctl", "systemctl"}
+
+// guard is one file (or folder) that decides which hooks run: its path
+// below where its scope starts, split and in lower case (elements may be
+// globs: `*.json`), with what it is, for a reason.
+type guard struct {
+	rel  []string
+	what string
+	tree bool // a folder: every file in it is guarded too
+	// Where rel starts: in any folder (a project's files: anywhere, so
+	// that another checkout's count too), in a home folder, or in root.
+	anywhere, inHome bool
+	root             []string
+	ownRoot          bool // root is the file's own folder, which a variable names
+}
+
+// guards are the guarded files of this process: the tools' (from their
+// install descriptions), hookshim's own config and state, the program.
+type guards struct {
+	list []guard
+	home []string // $HOME, split and in lower case; nil when unset
+	// names are the literal elements of the guards' paths (and the
+	// folders variables name): a path none of whose elements is one is
+	// guarded by none, which settles most words of a line at once.
+	names map[string]bool
+}
+
+// guardedFiles are this process's guards, made on first use (a
+// sync.Once, as for the secret patterns: nothing is built at start).
+func guardedFiles() *guards {
+	guardsOnce.Do(func() {
+		exe, _ := os.Executable()
+		processGuards = makeGuards(os.Getenv, exe)
+	})
+	return processGuards
+}
+
+var (
+	guardsOnce    sync.Once
+	processGuards *guards
+)
+
+// split is a slash path's elements in lower case: names are compared
+// in any letter case, as macOS and Windows open them.
+func split(p string) []string {
+	return strings.Split(strings.ToLower(filepath.ToSlash(p)), "/")
+}
+
+// makeGuards lists the files that decide which hooks run: where each
+// tool reads its hooks (install's targets, the files import reads, the
+// files of its switches), hookshim's own config and state, and the
+// program exe. getenv gives the folders that move them.
+func makeGuards(getenv func(string) string, exe string) *guards {
+	g := &guards{list: make([]guard, 0, 256)} // 230 for the tools of today
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		g.home = split(strings.TrimSuffix(h, "/"))
+	}
+	add := func(gd guard, rel string) {
+		gd.rel = split(strings.Trim(rel, "/"))
+		g.list = append(g.list, gd)
+	}
+	// A user's file, in any home folder, and where a variable moves its
+	// folder, when set.
+	user := func(dir, file, env, sub, what string, tree bool) {
+		add(guard{what: what, tree: tree, inHome: true}, dir+"/"+file)
+		if d := getenv(env); env != "" && filepath.IsAbs(d) {
+			add(guard{what: what, tree: tree, root: split(strings.TrimSuffix(d, "/")), ownRoot: true}, sub+"/"+file)
+		}
+	}
+	for _, p := range provider.All {
+		if p.Install == nil {
+			continue
+		}
+		what := "where " + p.Name + " reads its hooks"
+		target := func(t *provider.Target) {
+			if t.File == "" {
+				return // a note, not a file
+			}
+			tree := t.Format != nil && t.Format.Layout == provider.LayoutScriptPerEvent
+			if t.Scope == provider.ScopeUser {
+				user(t.Dir, t.File, t.DirEnv, t.DirSub, what, tree)
+				if d := getenv("APPDATA"); t.AppData != "" && filepath.IsAbs(d) {
+					add(guard{what: what, tree: tree, root: split(d)}, t.AppData+"/"+t.File)
+				}
+				return
+			}
+			add(guard{what: what, tree: tree, anywhere: true}, t.Dir+"/"+t.File)
+			if t.AlsoRead != "" {
+				add(guard{what: what, tree: true, anywhere: true}, t.AlsoRead)
+			}
+		}
+		for i := range p.Install.Targets {
+			target(&p.Install.Targets[i])
+		}
+		for i := range p.Install.Imports {
+			target(&p.Install.Imports[i])
+		}
+		for i := range p.Install.Switches {
+			target(&p.Install.Switches[i].At)
+		}
+	}
+	user(".config", "hookshim", "XDG_CONFIG_HOME", "", "hookshim's own config", true)
+	user(".local/state", "hookshim", "XDG_STATE_HOME", "", "hookshim's allowances and state", true)
+	if exe != "" {
+		dir := split(filepath.Dir(exe))
+		add(guard{what: "the hookshim program", root: dir}, filepath.Base(exe))
+		add(guard{what: "the hookshim program", root: dir}, "hookshim-remote")
+	}
+	g.names = map[string]bool{}
+	for _, gd := range g.list {
+		literal := false
+		for _, e := range gd.rel {
+			if !strings.ContainsAny(e, "*?[\\") {
+				g.names[e], literal = true, true
+			}
+		}
+		if gd.ownRoot {
+			g.names[gd.root[len(gd.root)-1]] = true
+		}
+		if !literal {
+			g.names = nil // no way to tell this guard's paths apart: no filter
+			break
+		}
+	}
+	return g
+}
+
+// homeLen is how many elements of a path name a home folder: "~", the
+// usual places of home folders (/home/NAME, /Users/NAME, /root, a
+// drive's Users/NAME) and $HOME; 0 for none.
+func (g *guards) homeLen(parts []string) int {
+	switch {
+	case parts[0] == home:
+		return 1
+	case len(parts) > 2 && parts[0] == "" && (parts[1] == "home" || parts[1] == "users"):
+		return 3
+	case len(parts) > 1 && parts[0] == "" && parts[1] == "root":
+		return 2
+	case len(parts) > 2 && len(parts[0]) == 2 && parts[0][1] == ':' && parts[1] == "users":
+		return 3
+	case len(g.home) > 1 && len(parts) >= len(g.home) && slices.Equal(parts[:len(g.home)], g.home):
+		return len(g.home)
+	}
+	return 0
+}
+
+// find says what a path (as expand makes it) is guarded as, or "";
+// above includes the folders that hold guarded files (deleting or moving
+// one takes the file along): from the first element of a project's
+// file's folder, or the home folder's first, or the folder a variable
+// names.
+func (g *guards) find(p string, above bool) string {
+	parts := split(p)
+	if g.names != nil && !slices.ContainsFunc(parts, func(e string) bool { return g.names[e] }) {
+		return ""
+	}
+	h := g.homeLen(parts)
+	for _, gd := range g.list {
+		var rest []string // the path below where the guard's scope starts
+		switch {
+		case gd.anywhere:
+			// rel at the path's end (or, for a folder, ending anywhere
+			// in it); a folder above: the path ends in rel's start.
+			for i := len(parts) - 1; i >= 0; i-- {
+				if n := len(parts) - i; n <= len(gd.rel) && elems(gd.rel[:n], parts[i:]) {
+					if n == len(gd.rel) || above {
+						return gd.what
+					}
+				}
+				if gd.tree && i+len(gd.rel) < len(parts) && elems(gd.rel, parts[i:i+len(gd.rel)]) {
+					return gd.what
+				}
+			}
+			continue
+		case gd.inHome:
+			if h == 0 {
+				continue
+			}
+			rest = parts[h:]
+		default:
+			if len(parts) < len(gd.root) || !slices.Equal(parts[:len(gd.root)], gd.root) {
+				continue
+			}
+			rest = parts[len(gd.root):]
+		}
+		switch {
+		case len(rest) >= len(gd.rel) && elems(gd.rel, rest[:len(gd.rel)]) && (len(rest) == len(gd.rel) || gd.tree):
+			return gd.what
+		case above && len(rest) < len(gd.rel) && (len(rest) > 0 || gd.ownRoot) && elems(gd.rel[:len(rest)], rest):
+			return gd.what
+		}
+	}
+	return ""
+}
+
+// elems reports whether path elements match a guard's, which may be
+// globs (`*.json`).
+func elems(pat, parts []string) bool {
+	for i, e := range pat {
+		if e != parts[i] && !segment(e, parts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// tampering is the policy's finding for one event; guarded gives the
+// guarded files, made only when a call writes something.
+func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
+	if ev.Tool == nil {
+		return ""
+	}
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = ev.ProjectDir
+	}
+	check := func(p, dir string, above bool) string {
+		if strings.HasPrefix(p, "container:") {
+			return "" // a container's own file (onHost)
+		}
+		p = expand(strings.ReplaceAll(p, `\`, "/"), dir)
+		if p == "" || allow.match(strings.ToLower(p)) {
+			return ""
+		}
+		return guarded().find(p, above)
+	}
+	switch ev.Tool.Name {
+	case event.ToolFileWrite, event.ToolFileEdit:
+		for _, p := range filePaths(ev) {
+			if what := check(p, cwd, false); what != "" {
+				return "writing " + p + " changes " + what + ": only the user may change it"
+			}
+			if name := assignsSwitch(writtenTexts(ev.Tool.Input)...); name != "" && !documentation(p) {
+				return "writing " + p + " sets " + name + ", which changes what hookshim runs: only the user may set it"
+			}
+		}
+		return ""
+	}
+	runs := shellOf(ev)
+	writesAny := false
+	for _, r := range runs {
+		c := r.cmd
+		if sub := hookshimRun(c); sub != "" {
+			return showCmd(c) + " changes which hooks run (hookshim " + sub + "): only the user may run it"
+		}
+		if name := setSwitch(c); name != "" {
+			said := showCmd(c)
+			if len(c.Env) > 0 {
+				said = shown(strings.Join(slices.Concat(c.Env, c.Args), " "))
+			}
+			return said + " sets " + name + ", which changes what hookshim runs: only the user may set it"
+		}
+		above := slices.Contains([]string{"rm", "rmdir", "mv", "unlink", "shred"}, c.Name())
+		for _, w := range writes(c) {
+			if what := check(w, r.cwd, above); what != "" {
+				return showCmd(c) + " changes " + expand(w, r.cwd) + ", " + what + ": only the user may change it"
+			}
+			writesAny = writesAny || !specialFile(w)
+		}
+		for _, src := range inlineCode(c) {
+			writesAny = true // code may write files, or set a switch for what it runs
+			for _, lit := range literals(src) {
+				if what := check(lit, r.cwd, false); what != "" {
+					return unsure + showCmd(c) + " runs code that names " + lit + ", " + what + "; check it by hand"
+				}
+			}
+		}
+	}
+	if writesAny {
+		if name := assignsSwitch(ev.Tool.Command); name != "" {
+			return shown(ev.Tool.Command) + " writes " + name + ", which changes what hookshim runs: only the user may set it"
+		}
+	}
+	return ""
+}
+
+// hookshimRun is the subcommand of a command that runs hookshim with one
+// of the changing subcommands, or "".
+func hookshimRun(c shellcmd.Command) string {
+	args := c.Args
+	at := -1
+	switch name := strings.TrimSuffix(strings.ToLower(c.Name()), ".exe"); {
+	case name == "hookshim" || len(c.Dynamic) > 0 && c.Dynamic[0] && strings.Contains(strings.ToLower(args[0]), "hookshim"):
+		at = 0
+	case name == "npx" || name == "pnpx" || name == "bunx":
+		at = packageAt(args, 1)
+	case (name == "npm" || name == "pnpm" || name == "yarn" || name == "bun") && len(args) > 1 &&
+		slices.Contains([]string{"exec", "x", "dlx"}, args[1]):
+		at = packageAt(args, 2)
+	case name == "go" && len(args) > 2 && args[1] == "run":
+		for i, a := range args[2:] {
+			pkg, _, _ := strings.Cut(a, "@")
+			if !strings.HasPrefix(a, "-") && (pkg == "cmd/hookshim" || strings.HasSuffix(pkg, "/cmd/hookshim")) {
+				at = i + 2
+				break
+			}
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	sub := ""
+	for _, a := range args[at+1:] {
+		switch {
+		case a == "--dry-run" || a == "--check" || a == "-h" || a == "--help" || a == "-help":
+			return ""
+		case sub == "" && !strings.HasPrefix(a, "-"):
+			sub = a
+		}
+	}
+	if slices.Contains(changing, sub) {
+		return sub
+	}
+	return ""
+}
+
+// packageAt is the index of the hookshim package in a package runner's
+// words from i (`npx -y hookshim@1.2 allow`), or -1.
+func packageAt(args []string, i int) int {
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "-p" || a == "--package" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		pkg := strings.TrimPrefix(strings.ToLower(a), "@hookshim/")
+		if name, _, _ := strings.Cut(pkg, "@"); name == "hookshim" {
+			return i
+		}
+		return -1
+	}
+	return -1
+}
+
+// setSwitch is the switch a command sets for what it runs (NAME=value in
+// front, env NAME=value) or exports, sets or stores (export NAME=…,
+// set -x NAME, setx NAME …), or "".
+func setSwitch(c shellcmd.Command) string {
+	for _, e := range c.Env {
+		if name, _, _ := strings.Cut(e, "="); slices.Contains(switches, name) {
+			return name
+		}
+	}
+	if !slices.Contains(setters, c.Name()) {
+		return ""
+	}
+	for _, a := range c.Args[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if slices.Contains(switches, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// assignsSwitch is the first switch one of the texts assigns, or "": the
+// name as a word, followed by "=" or ":" (quotes, "]" and spaces between
+// allowed: `HOOKSHIM_DISABLE=1`, `"HOOKSHIM_SKIP": "x"`,
+// `environ["HOOKSHIM"] = "0"`), or after a word that sets a variable
+// (`setenv HOOKSHIM_DISABLE 1`, `set -gx HOOKSHIM_DISABLE 1`, `ENV
+// HOOKSHIM_DISABLE=1`).
+func assignsSwitch(texts ...string) string {
+	for _, t := range texts {
+		for i := strings.Index(t, "HOOKSHIM"); i >= 0; {
+			end := i + len("HOOKSHIM")
+			for end < len(t) && (t[end] == '_' || t[end] >= 'A' && t[end] <= 'Z') {
+				end++
+			}
+			name := t[i:end]
+			if slices.Contains(switches, name) && !wordByte(t, i-1) && !wordByte(t, end) && (assignedAfter(t[end:]) || setBefore(t, i)) {
+				return name
+			}
+			next := strings.Index(t[end:], "HOOKSHIM")
+			if next < 0 {
+				break
+			}
+			i = end + next
+		}
+	}
+	return ""
+}
+
+// wordByte reports whether t[i] is part of a word (a letter, digit or _).
+func wordByte(t string, i int) bool {
+	if i < 0 || i >= len(t) {
+		return false
+	}
+	b := t[i]
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// assignedAfter reports whether what follows a name assigns it.
+func assignedAfter(rest string) bool {
+	rest = strings.TrimLeft(rest, "\"'`] \t")
+	return strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, ":")
+}
+
+// setBefore reports whether the word before t[i:] sets what follows it.
+// It reads back over that word only, so that a text of many names is
+// read in linear time.
+func setBefore(t string, i int) bool {
+	end := i
+	for end > 0 && (t[end-1] == ' ' || t[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 && t[start-1] != ' ' && t[start-1] != '\t' && t[start-1] != '\n' {
+		start--
+	}
+	switch strings.TrimLeft(t[start:end], "\"'") {
+	case "export", "setenv", "setx", "ENV", "-x", "-gx", "-Ux", "-xg", "-xU", "--export", "set-environment":
+		return true
+	}
+	return false
+}
+
+// documentation reports whether a file is documentation, which shows a
+// switch without setting it.
+func documentation(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".html":
+		return true
+	}
+	return false
+}
