@@ -167,6 +167,11 @@ type call struct {
 	trustNotices []string
 	lost         []string
 	pinErrs      map[*config.Hook]error
+
+	// switched says, on session start, which handlers a switch in the
+	// tool's environment keeps from running (HOOKSHIM_SKIP): the user is
+	// told once per session, where the tool shows messages.
+	switched []string
 }
 
 func (c *call) answer(raw []byte, readErr error) respond.Answer {
@@ -240,6 +245,11 @@ func (c *call) answer(raw []byte, readErr error) respond.Answer {
 	}
 	if c.getenv("HOOKSHIM_DISABLE") == "1" || c.getenv("HOOKSHIM") == "0" {
 		c.note("hookshim is switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0): no handler runs")
+		if c.spec.Canonical == event.SessionStart {
+			// A guard that is off says so once a session, where the user
+			// looks: whoever set the switch, the user learns of it.
+			return c.tellSession("switched off (HOOKSHIM_DISABLE=1 or HOOKSHIM=0 in this tool's environment): no hook of yours runs in this session; unset it where it is set and start the tool again")
+		}
 		return respond.NoOpinion(c.pr, c.spec)
 	}
 	if in, stray := nestedCall(c.getenv); in {
@@ -274,6 +284,15 @@ func (c *call) judge(raw []byte) respond.Answer {
 	c.trustProblems()
 	var hooks []*config.Hook
 	skip := skipSet(c.getenv("HOOKSHIM_SKIP"))
+	if len(skip) > 0 && c.spec.Canonical == event.SessionStart {
+		msg := "HOOKSHIM_SKIP=" + strings.Join(skip, ",") + " is set in this tool's environment: those handlers do not run in this session"
+		if c.spec.Can.Has(provider.CanMessage) {
+			c.switched = append(c.switched, msg)
+			c.note(msg)
+		} else {
+			c.problem(msg)
+		}
+	}
 	for _, f := range configs {
 		c.rec.Configs = append(c.rec.Configs, f.Path)
 		c.rec.Problems = append(c.rec.Problems, f.Warnings...)
@@ -603,11 +622,17 @@ func (c *call) untrustedAnswer() respond.Answer {
 	if len(c.untrusted) == 0 || c.spec.Canonical != event.SessionStart {
 		return respond.NoOpinion(c.pr, c.spec)
 	}
+	return c.tellSession(c.untrusted[0])
+}
+
+// tellSession answers a session start with msg for the user where the
+// tool shows one, else with no opinion and msg on stderr.
+func (c *call) tellSession(msg string) respond.Answer {
 	if !c.spec.Can.Has(provider.CanMessage) {
-		c.problem(c.untrusted[0])
+		c.problem(msg)
 		return respond.NoOpinion(c.pr, c.spec)
 	}
-	return respond.Encode(c.pr, c.spec, decision.Verdict{SystemMessage: "hookshim: " + c.untrusted[0]})
+	return respond.Encode(c.pr, c.spec, decision.Verdict{SystemMessage: "hookshim: " + msg})
 }
 
 // fail is hookshim's own failure: "no opinion" in the tool's dialect, the

@@ -229,7 +229,7 @@ func (c *call) trustProblems() {
 // user a message (not the model: it must not be told how to change its
 // guardrails).
 func (c *call) tellUser(v *decision.Verdict) {
-	msgs := append(slices.Clip(c.trustNotices), c.lost...)
+	msgs := slices.Concat(c.trustNotices, c.lost, c.switched)
 	if len(msgs) == 0 || c.spec == nil || !c.spec.Can.Has(provider.CanMessage) {
 		return
 	}
