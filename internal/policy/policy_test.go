@@ -97,6 +97,11 @@ var more = map[string][]struct {
 	want decision.Kind
 }{
 	"hookshim/destructive-shell": {
+		{Example{Tool: event.ToolShell, Text: `docker run --rm --privileged --pid=host alpine nsenter -t 1 -m -u -n -i -- rm -rf /`}, deny},
+		{Example{Tool: event.ToolShell, Text: `docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker run -v /:/host alpine rm -rf /host/usr`}, deny},
+		{Example{Tool: event.ToolShell, Text: `docker run --device /dev/nvme0n1:/dev/xvda alpine mkfs.ext4 /dev/xvda`}, deny},
+		{Example{Tool: event.ToolShell, Text: `docker run --rm --privileged alpine rm -rf /`}, none},
+		{Example{Tool: event.ToolShell, Text: `docker run --rm alpine nsenter -t 1 -m rm -rf /`}, none},
 		{Example{Tool: event.ToolShell, Text: `rm -rf "/"`}, deny},
 		{Example{Tool: event.ToolShell, Text: `rm -rf '/'*`}, deny},
 		{Example{Tool: event.ToolShell, Text: `rm -r -f /etc/`}, deny},

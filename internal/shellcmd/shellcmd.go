@@ -111,8 +111,13 @@ type Container struct {
 	// Workdir is the folder it runs in, in the container (-w): "" for /.
 	Workdir string
 	// Mounts are the folders of this machine bound into the container
-	// writable (-v, --mount type=bind), in the order given.
+	// writable (-v, --mount type=bind), and its devices (--device), in
+	// the order given.
 	Mounts []Mount
+	// Escapes is true when the container can reach this machine's
+	// processes (--privileged, --pid=host): `nsenter -t 1 …` in it runs
+	// what follows on this machine, and is read so.
+	Escapes bool
 }
 
 // Mount is a folder of this machine seen in a container: Host as written

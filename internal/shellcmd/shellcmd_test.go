@@ -587,6 +587,10 @@ func TestContainerRun(t *testing.T) {
 		{`nerdctl container run --entrypoint rm -e A=1 img -rf /x`, "rm|-rf|/x", "/", nil},
 		{`cd app && docker run -v .:/src -v data:/data -v /usr:/u:ro,z img make`, "make", "/", []Mount{{"app", "/src"}}},
 		{`docker run -v "$(pwd)":/src -w src img sh -c 'cd sub && rm -rf *'`, "rm|-rf|*", "/src/sub", []Mount{{"/home/u/p", "/src"}}},
+		{`docker run --device /dev/sda:/dev/xvda --device=/dev/sdb alpine mkfs.ext4 /dev/xvda`, "mkfs.ext4|/dev/xvda", "/", []Mount{{"/dev/sda", "/dev/xvda"}, {"/dev/sdb", "/dev/sdb"}}},
+		{`docker run --privileged alpine nsenter -t 2 -m rm -rf /`, "rm|-rf|/", "/", nil},
+		{`docker run --pid=host alpine nsenter rm -rf /`, "rm|-rf|/", "/", nil},
+		{`docker run alpine nsenter -t 1 -m rm -rf /`, "rm|-rf|/", "/", nil},
 	} {
 		t.Run(tt.line, func(t *testing.T) {
 			cs, err := CommandsIn(tt.line, "/home/u/p")
@@ -608,6 +612,20 @@ func TestContainerRun(t *testing.T) {
 		i := slices.IndexFunc(cs, func(c Command) bool { return c.Name() == "cat" })
 		require.GreaterOrEqual(t, i, 0, "%q: %q", line, argLines(cs))
 		assert.Nil(t, cs[i].Container, "%q", line)
+	}
+	// nsenter into process 1 from a container that sees this machine's
+	// processes runs what follows here, in a folder not known here.
+	for _, line := range []string{
+		`docker run --rm --privileged --pid=host alpine nsenter -t 1 -m -u -n -i -- rm -rf /`,
+		`podman run --pid host -it fedora nsenter --target=1 --mount sh -c 'rm -rf /'`,
+		`docker run --privileged -w /app img nsenter -t1 -a rm -rf /`,
+	} {
+		cs, err := CommandsIn(line, "/home/u/p")
+		require.NoError(t, err)
+		i := slices.IndexFunc(cs, func(c Command) bool { return strings.Join(c.Args, "|") == "rm|-rf|/" })
+		require.GreaterOrEqual(t, i, 0, "%q: %q", line, argLines(cs))
+		assert.Nil(t, cs[i].Container, "%q", line)
+		assert.True(t, cs[i].DirUnknown, "%q", line)
 	}
 	// Not run here: another machine's daemon, or the image's own command.
 	for _, line := range []string{`docker -H tcp://ci:2375 run -v /:/h img rm -rf /h`, `docker run -d -p 80:80 nginx`, `docker ps`} {

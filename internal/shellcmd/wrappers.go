@@ -199,6 +199,15 @@ func (w *walker) run(cl *call, args []arg) {
 			rest, _ = skipOptions(args[1:], "tSGw", []string{"target", "map-user", "map-group", "map-users",
 				"map-groups", "setgroups", "propagation", "wd", "setuid", "setgid", "root"}, 0, 0)
 			ok = len(rest) > 0
+			if ok && name == "nsenter" && cl.box != nil && cl.box.Escapes && targetsInit(args[1:len(args)-len(rest)]) {
+				// Into the namespaces of this machine's first process,
+				// from a container that sees them: what it runs, runs
+				// here, in a folder not known here.
+				in := cl.sc.sub()
+				in.container = nil
+				in.frame.dir, in.frame.unknown, in.frame.vars = "", true, nil
+				cl.sc, cl.box = in, nil
+			}
 		case "firejail", "setpriv", "fakeroot", "faketime", "proxychains", "proxychains4", "torsocks", "dbus-run-session", "catchsegv":
 			// Options written --name=value, or with none.
 			rest, _ = skipOptions(args[1:], "", nil, 0, 0)
@@ -990,6 +999,7 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 		}
 		if !eq {
 			if !slices.Contains(containerValued, name) && (len(name) != 2 || !strings.Contains(containerShortValued, name[1:])) {
+				box.Escapes = box.Escapes || name == "--privileged"
 				continue // a flag: --rm, --privileged
 			}
 			if i+1 >= len(args) {
@@ -1024,6 +1034,18 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 			if bind && !ro && m.Host != "" && m.Target != "" {
 				box.Mounts = append(box.Mounts, m)
 			}
+		case "--device":
+			// A device of this machine, under its own name or another:
+			// writing it writes this machine's disk.
+			host, target, _ := strings.Cut(val, ":")
+			if target, _, _ = strings.Cut(target, ":"); target == "" {
+				target = host
+			}
+			if strings.HasPrefix(host, "/dev/") {
+				box.Mounts = append(box.Mounts, Mount{Host: host, Target: path.Clean(target)})
+			}
+		case "--pid":
+			box.Escapes = box.Escapes || val == "host"
 		case "-w", "--workdir":
 			box.Workdir = val
 		case "--entrypoint":
@@ -1067,6 +1089,22 @@ func (w *walker) containerRun(cl *call, args []arg) ([]arg, bool) {
 	in.container = box
 	cl.sc, cl.box = in, box
 	return rest, true
+}
+
+// targetsInit reports whether nsenter's options name process 1 as the
+// one whose namespaces it enters (-t 1, --target=1).
+func targetsInit(opts []arg) bool {
+	for i, o := range opts {
+		switch {
+		case o.text == "-t" || o.text == "--target":
+			if i+1 < len(opts) && opts[i+1].text == "1" {
+				return true
+			}
+		case o.text == "-t1" || o.text == "--target=1":
+			return true
+		}
+	}
+	return false
 }
 
 // containerShortValued are the short options of docker run that take a
