@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,14 +32,21 @@ var hookTampering = &spec{
 			"`hookshim providers` lists the tools; also where `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and the like move them), " +
 			"hookshim's own config and state (`~/.config/hookshim/`, `~/.local/state/hookshim/`: allowances and their copies; " +
 			"`XDG_CONFIG_HOME` and `XDG_STATE_HOME` followed) and the hookshim program itself; deleting or moving a folder that holds one " +
-			"(`rm -rf .claude`, `mv ~/.local/state …`); file tools that write a switch assignment into any file but documentation " +
-			"(`HOOKSHIM_DISABLE=1` in `.envrc`, `\"HOOKSHIM_SKIP\": …` in a settings file). " +
+			"(`rm -rf .claude`, `mv ~/.local/state …`); a link to one, which is that file (writing through it, `ln -s` to it), and " +
+			"`git checkout`, `restore`, `rm`, `mv` and `stash` of one (an older version may have no hooks); file tools that write a switch " +
+			"assignment into any file but documentation (`HOOKSHIM_DISABLE=1` in `.envrc`, `\"HOOKSHIM_SKIP\": …` in a settings file). " +
+			"An agent started with its hooks switched off (`claude --settings '{\"disableAllHooks\": true}' -p …`, " +
+			"`codex -c features.codex_hooks=false exec …`, a `--settings` file that holds such a setting), and a line or a file tool " +
+			"that writes such a setting anywhere but documentation (`\"disableAllHooks\": true`, `codex_hooks = false`, " +
+			"`\"hooksConfig\": {\"enabled\": false}`: the settings `hookshim install` warns of, with the value that switches hooks off " +
+			"within a few words). " +
 			"An interpreter's inline code that names one of these files (`python3 -c \"open('.claude/settings.json', 'w')\"`) is unsure (ask). " +
 			"Names are compared in any letter case. The project's `.openhook.json` is not guarded: a change to it runs only once you allow it.",
-		Misses: "programs that change these files on their own (`git checkout -- .claude/settings.json`, `git stash`, a script, " +
-			"an editor started by the agent), paths known only at run time (`$DIR/settings.json`) or built by code, links in the project " +
-			"that point at them, a copy of the hookshim program run under another name, and switches set in files it does not read " +
-			"as assignments (a script that computes the name).",
+		Misses: "programs that change these files on their own (`git stash` and `git clean` without paths, `git apply`, an archive " +
+			"extracted over them, a script, an editor started by the agent), paths known only at run time (`$DIR/settings.json`) or " +
+			"built by code, hard links made before, a copy of the hookshim program run under another name, settings that leave hooks " +
+			"out without switching them off (`claude --setting-sources user`, a tool's managed settings), and switches set in a way " +
+			"it does not read as an assignment (a script that computes the name).",
 		Params: []Param{
 			{"allow", "array of globs", "files that may be written although they are guarded, e.g. `[\"**/.claude/settings.local.json\"]`; `**` spans folders, compared in any letter case"},
 		},
@@ -54,6 +62,8 @@ var hookTampering = &spec{
 			{Tool: event.ToolShell, Text: "rm -rf ~/.local/state/hookshim"},
 			{Tool: event.ToolShell, Text: "mv .cursor .cursor.off"},
 			{Tool: event.ToolShell, Text: "ln -sf /dev/null .codex/hooks.json"},
+			{Tool: event.ToolShell, Text: "git checkout HEAD~3 -- .claude/settings.json"},
+			{Tool: event.ToolShell, Text: "claude --settings '{\"disableAllHooks\": true}' -p 'free some disk space'"},
 			{Tool: event.ToolFileEdit, Text: ".claude/settings.json"},
 			{Tool: event.ToolFileWrite, Text: "/home/u/.claude/settings.json"},
 			{Tool: event.ToolFileWrite, Text: "/home/u/.config/hookshim/openhook.json"},
@@ -124,6 +134,17 @@ type guards struct {
 	// folders variables name): a path none of whose elements is one is
 	// guarded by none, which settles most words of a line at once.
 	names map[string]bool
+	// offs are the settings that switch a tool's hooks off (install's
+	// Switches), for an agent the agent starts with its hooks off.
+	offs []hooksOff
+}
+
+// hooksOff is a setting that switches a tool's hooks off: its key in
+// lower case (features.codex_hooks), the part of it that names hooks
+// alone (codex_hooks, disableallhooks, hooksconfig; "" when no part
+// does: hooks.disabled), and the value that switches them off.
+type hooksOff struct {
+	key, word, value string
 }
 
 // guardedFiles are this process's guards, made on first use (a
@@ -197,7 +218,17 @@ func makeGuards(getenv func(string) string, exe string) *guards {
 			target(&p.Install.Imports[i])
 		}
 		for i := range p.Install.Switches {
-			target(&p.Install.Switches[i].At)
+			sw := &p.Install.Switches[i]
+			target(&sw.At)
+			off := hooksOff{key: strings.ToLower(sw.Key), value: strings.ToLower(fmt.Sprint(sw.Off))}
+			for _, part := range strings.Split(off.key, ".") {
+				if strings.Contains(part, "hook") && part != "hooks" {
+					off.word = part
+				}
+			}
+			if !slices.Contains(g.offs, off) {
+				g.offs = append(g.offs, off)
+			}
 		}
 	}
 	user(".config", "hookshim", "XDG_CONFIG_HOME", "", "hookshim's own config", true)
@@ -323,7 +354,15 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 		if p == "" || allow.match(strings.ToLower(p)) {
 			return ""
 		}
-		return guarded().find(p, above)
+		if what := guarded().find(p, above); what != "" {
+			return what
+		}
+		// A link to a guarded file is that file: writing through it
+		// writes the file (a link made before, in the project or not).
+		if real := resolved(p); real != "" && !allow.match(strings.ToLower(real)) {
+			return guarded().find(real, above)
+		}
+		return ""
 	}
 	switch ev.Tool.Name {
 	case event.ToolFileWrite, event.ToolFileEdit:
@@ -331,8 +370,17 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 			if what := check(p, cwd, false); what != "" {
 				return "writing " + p + " changes " + what + ": only the user may change it"
 			}
-			if name := assignsSwitch(writtenTexts(ev.Tool.Input)...); name != "" && !documentation(p) {
+			if documentation(p) {
+				continue
+			}
+			texts := writtenTexts(ev.Tool.Input)
+			if name := assignsSwitch(texts...); name != "" {
 				return "writing " + p + " sets " + name + ", which changes what hookshim runs: only the user may set it"
+			}
+			for _, t := range texts {
+				if key := guarded().switchesOff(t); key != "" {
+					return "writing " + p + " sets " + key + ", which switches a tool's hooks off: only the user may set it"
+				}
 			}
 		}
 		return ""
@@ -351,8 +399,11 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 			}
 			return said + " sets " + name + ", which changes what hookshim runs: only the user may set it"
 		}
+		if key := agentHooksOff(c, r.cwd, guarded); key != "" {
+			return showCmd(c) + " starts an agent with its hooks switched off (" + key + "): only the user may switch them off"
+		}
 		above := slices.Contains([]string{"rm", "rmdir", "mv", "unlink", "shred"}, c.Name())
-		for _, w := range writes(c) {
+		for _, w := range slices.Concat(writes(c), linked(c), restored(c)) {
 			if what := check(w, r.cwd, above); what != "" {
 				return showCmd(c) + " changes " + expand(w, r.cwd) + ", " + what + ": only the user may change it"
 			}
@@ -371,8 +422,120 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 		if name := assignsSwitch(ev.Tool.Command); name != "" {
 			return shown(ev.Tool.Command) + " writes " + name + ", which changes what hookshim runs: only the user may set it"
 		}
+		if key := guarded().switchesOff(ev.Tool.Command); key != "" {
+			return shown(ev.Tool.Command) + " writes " + key + ", which switches a tool's hooks off: only the user may set it"
+		}
 	}
 	return ""
+}
+
+// agentHooksOff is the setting a command that starts an agent gives it
+// to switch its hooks off (`claude --settings '{"disableAllHooks":
+// true}'`, `codex -c features.codex_hooks=false`, a settings file that
+// holds one), or "".
+func agentHooksOff(c shellcmd.Command, dir string, guarded func() *guards) string {
+	if !isAgent(c.Name()) {
+		return ""
+	}
+	g := guarded()
+	for i, a := range c.Args[1:] {
+		lower := strings.ToLower(a)
+		for _, off := range g.offs {
+			if strings.Contains(lower, off.key) || off.word != "" && strings.Contains(lower, off.word) {
+				return off.key
+			}
+		}
+		if a == "--settings" && i+2 < len(c.Args) {
+			if text, err := readHead(expand(c.Args[i+2], dir), 64<<10); err == nil {
+				if key := g.switchesOff(text); key != "" {
+					return key
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isAgent reports whether a program is one of the tools' (install's
+// Binaries: claude, codex, gemini, …), read from the table as it is, so
+// that a call that starts none builds nothing.
+func isAgent(name string) bool {
+	for _, p := range provider.All {
+		if p.Install != nil && slices.Contains(p.Install.Binaries, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// switchesOff is the setting a text turns a tool's hooks off with, or
+// "": the part of its key that names hooks, followed within a few words
+// by the value that switches them off (`"disableAllHooks": true`,
+// `codex_hooks = false`, `"hooksConfig": {"enabled": false}`).
+func (g *guards) switchesOff(text string) string {
+	lower := strings.ToLower(text)
+	for _, off := range g.offs {
+		if off.word == "" {
+			continue
+		}
+		for at := 0; ; {
+			i := strings.Index(lower[at:], off.word)
+			if i < 0 {
+				break
+			}
+			at += i + len(off.word)
+			near := lower[at:min(len(lower), at+40)]
+			if j := strings.Index(near, off.value); j >= 0 && !wordByte(near, j-1) && !wordByte(near, j+len(off.value)) {
+				return off.key
+			}
+		}
+	}
+	return ""
+}
+
+// resolved is the file a path (as expand makes it) names once its links
+// are followed, when it is absolute, exists and is reached through one;
+// else "".
+func resolved(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil || real == p {
+		return ""
+	}
+	return filepath.ToSlash(real)
+}
+
+// linked are the files ln links to (all its operands but the last): a
+// link made to a guarded file is a way to write it under another name.
+func linked(c shellcmd.Command) []string {
+	if c.Name() != "ln" || len(c.Args) < 3 {
+		return nil
+	}
+	args := c.Args[1:]
+	ops := operandsSkipping(args, "-t", "--target-directory", "-S", "--suffix")
+	if slices.ContainsFunc(args, func(a string) bool {
+		return a == "-t" || a == "--target-directory" || strings.HasPrefix(a, "--target-directory=")
+	}) {
+		return ops // the folder comes with -t: every operand is linked to
+	}
+	if len(ops) < 2 {
+		return nil
+	}
+	return ops[:len(ops)-1]
+}
+
+// restored are the files a git command puts back as another revision
+// has them, or removes: the paths of checkout, restore, rm, mv and stash
+// (push), which can take a registration back to before it was made.
+func restored(c shellcmd.Command) []string {
+	sub, args := gitArgs(c)
+	switch sub {
+	case "checkout", "restore", "rm", "mv", "stash":
+		return operands(args)
+	}
+	return nil
 }
 
 // hookshimRun is the subcommand of a command that runs hookshim with one

@@ -31,13 +31,17 @@ func TestTamperingWrites(t *testing.T) {
 		{event.ToolFileWrite, "docs/safety.md", `{"content": "| HOOKSHIM_DISABLE=1 | switches hookshim off |"}`, false},
 		{event.ToolFileWrite, "main.go", `{"content": "if getenv(\"HOOKSHIM_DISABLE\") == \"1\" {"}`, false},
 		{event.ToolFileWrite, ".envrc", `{"content": "export MY_HOOKSHIM_DISABLE=1\nexport HOOKSHIM_DISABLED_AT=x"}`, false},
+		{event.ToolFileWrite, "/tmp/nohooks.json", `{"content": "{\"disableAllHooks\": true}"}`, true},
+		{event.ToolFileEdit, "ci/codex.toml", `{"old_string": "[features]", "new_string": "[features]\ncodex_hooks = false"}`, true},
+		{event.ToolFileWrite, "docs/hooks.md", `{"content": "set \"disableAllHooks\": true to switch them off"}`, false},
+		{event.ToolFileWrite, "/tmp/hooks.json", `{"content": "{\"disableAllHooks\": false}"}`, false},
 	} {
 		ev := eventFor(Example{Tool: tt.tool, Text: tt.path}, nil)
 		ev.Tool.Input = []byte(tt.input)
 		out := p.Eval(ev)
 		if tt.want {
 			assert.Equal(t, deny, out.Decision, "%s %s", tt.path, tt.input)
-			assert.Contains(t, out.Reason, "sets HOOKSHIM")
+			assert.Contains(t, out.Reason, "sets ")
 		} else {
 			assert.True(t, out.Empty(), "%s %s: %s", tt.path, tt.input, out.Reason)
 		}
@@ -159,5 +163,44 @@ func TestEveryGuardIsFound(t *testing.T) {
 			p = strings.Join(gd.root, "/") + "/" + rel
 		}
 		assert.NotEmpty(t, g.find(p, false), p) // another tool reading the same file may be named
+	}
+}
+
+// TestTamperingThroughLinks: a link to a guarded file is that file, for
+// a file tool and a shell command; making one is denied too.
+func TestTamperingThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte("{}"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(".claude", "settings.json"), filepath.Join(dir, "notes.json")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "off.json"), []byte(`{"disableAllHooks": true}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "on.json"), []byte(`{"model": "opus"}`), 0o644))
+	p, err := Compile("hookshim/hook-tampering", nil)
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		tool, text string
+		want       bool
+	}{
+		{event.ToolFileWrite, "notes.json", true},
+		{event.ToolFileEdit, filepath.Join(dir, "notes.json"), true},
+		{event.ToolShell, "echo '{}' > notes.json", true},
+		{event.ToolShell, "ln -s .claude/settings.json s.json", true},
+		{event.ToolShell, "ln -sf ../project/.claude/settings.json -t /tmp", true},
+		{event.ToolShell, "git checkout HEAD~1 -- .claude/settings.json", true},
+		{event.ToolShell, "git restore --source=main .claude/settings.json", true},
+		{event.ToolShell, "git rm --cached .claude/settings.local.json", true},
+		{event.ToolShell, "ln -s ../shared/config.json config.json", false},
+		{event.ToolShell, "git checkout -b fix/x", false},
+		{event.ToolShell, "git restore src/main.go", false},
+		{event.ToolFileWrite, "other.json", false},
+		{event.ToolShell, "claude --settings off.json -p 'tidy up'", true},
+		{event.ToolShell, "claude --settings on.json -p 'tidy up'", false},
+	} {
+		out := p.Eval(eventFor(Example{Tool: tt.tool, Text: tt.text, Cwd: dir}, nil))
+		if tt.want {
+			assert.Equal(t, deny, out.Decision, "%s", tt.text)
+		} else {
+			assert.True(t, out.Empty(), "%s: %s", tt.text, out.Reason)
+		}
 	}
 }
