@@ -15,8 +15,9 @@
 // are parsed in turn, nested, within a fixed depth and byte budget. What
 // a simpler reader would take for data is read too: the variables the
 // line sets, with their values (vars.go), a script it writes and then
-// runs (files.go), and what an interpreter's code on the command line
-// hands to a shell or deletes (inline.go).
+// runs (files.go), a literal it decodes (`echo … | base64 -d | sh`), and
+// what an interpreter's code on the command line hands to a shell or
+// deletes (inline.go).
 //
 // Everything is linear in the input: each byte is parsed once, plus the
 // nested programs, the further readings of a command whose variables may

