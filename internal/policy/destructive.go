@@ -36,7 +36,8 @@ var destructiveShell = &spec{
 			"(`if …; then d=/; fi`), each value it may hold. Code given to an interpreter on its command line (`python3 -c`, `perl -e`, " +
 			"`ruby -e`, `node -e`, `php -r`, an `awk` program, or fed in: `perl <<EOF`) is read for what it hands to a shell (`os.system(\"…\")`, `subprocess.run([…])`, `system(\"…\")`, " +
 			"backticks, `execSync(\"…\")`) and for its recursive deletes of a literal path (`shutil.rmtree(\"/\")`, `FileUtils.rm_rf`, " +
-			"`fs.rmSync`, `rmtree`); a script the line writes with text it shows and then runs (`echo '…' > x.sh && bash x.sh`, " +
+			"`fs.rmSync`, `rmtree`) or of the home folder as the language names it (`Path.home()`, `os.homedir()`, `Dir.home`, " +
+			"`$ENV{HOME}`, `os.path.expanduser(\"~/x\")`, literal parts joined on: `Path.home() / \"x\"`); a script the line writes with text it shows and then runs (`echo '…' > x.sh && bash x.sh`, " +
 			"`source`, `./x.sh`, `sh < x.sh`). `rsync --delete` into one of these folders, `rsync --remove-source-files` and " +
 			"`tar --remove-files` of one. " +
 			"A delete whose target is known only at run time answers unsure (ask) " +

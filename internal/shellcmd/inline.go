@@ -14,8 +14,9 @@ import (
 // its recursive deletes of a literal path (shutil.rmtree("/"),
 // FileUtils.rm_rf, fs.rmSync) as the rm -r they are. The calls are found
 // by name and their first argument read when it is a string literal (or,
-// for Python's subprocess, a list of them); anything else the code does
-// is not followed.
+// for Python's subprocess, a list of them), or the home folder as the
+// language names it (Path.home(), os.homedir(): homeExpr); anything else
+// the code does is not followed.
 
 // inlineLang is what one language's code is searched for.
 type inlineLang struct {
@@ -30,6 +31,7 @@ var (
 	inlineOnce      sync.Once
 	inlineLangTable map[string]*inlineLang
 	backticksRe     *regexp.Regexp
+	homeRe          *regexp.Regexp
 )
 
 // inlineTables are the languages' calls, and Perl's, Ruby's and PHP's
@@ -40,6 +42,13 @@ func inlineTables() (map[string]*inlineLang, *regexp.Regexp) {
 }
 
 func buildInlineTables() {
+	// The home folder as the languages name it, for a delete's argument:
+	// os.path.expanduser("~/x") keeps its path.
+	homeRe = regexp.MustCompile(`^(?:` +
+		`os\.path\.expanduser\(\s*['"](~(?:/[^'"]*)?)['"]\s*\)|` +
+		`(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\]|os\.(?:getenv|environ\.get)\(\s*['"]HOME['"]\s*\)|` +
+		`(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)|process\.env\.HOME\b|process\.env\[\s*['"]HOME['"]\s*\]|` +
+		`Dir\.home\b|ENV\[\s*['"]HOME['"]\s*\]|File\.expand_path\(\s*['"](~(?:/[^'"]*)?)['"]\s*\)|\$ENV\{\s*['"]?HOME['"]?\s*\})`)
 	backticksRe = regexp.MustCompile("`([^`]*)`|\\b(?:qx|%x)\\s*(?:\\(([^)]*)\\)|\\{([^}]*)\\}|\\[([^\\]]*)\\])")
 	inlineLangTable = map[string]*inlineLang{
 		"python": {
@@ -320,7 +329,9 @@ func literals(code, quotes string) (words []string, list bool) {
 		}
 		s, n, ok := literal(strings.TrimLeft(rest, "rRbBuU"), quotes) // Python's r"…", b'…'
 		if !ok {
-			break
+			if s, n, ok = homeExpr(rest); !ok {
+				break
+			}
 		}
 		words = append(words, s)
 		rest = strings.TrimLeft(strings.TrimLeft(rest, "rRbBuU")[n:], " \t\n")
@@ -330,6 +341,43 @@ func literals(code, quotes string) (words []string, list bool) {
 		rest = rest[1:]
 	}
 	return words, list || len(words) > 1
+}
+
+// homeExpr reads an expression for the home folder at the start of code
+// (Path.home(), os.homedir(), Dir.home, $ENV{HOME}, expanduser("~/x")):
+// "~" (or the path it names in it), and its length. A path built on it
+// with literals (`Path.home() / "x"`, `os.homedir() + "/x"`) is that
+// path; built any other way (`.joinpath(x)`, `/ name`), it is not a
+// literal, and ok is false.
+func homeExpr(code string) (string, int, bool) {
+	inlineTables()
+	m := homeRe.FindStringSubmatchIndex(code)
+	if m == nil {
+		return "", 0, false
+	}
+	word := "~"
+	for i := 2; i+1 < len(m); i += 2 {
+		if m[i] >= 0 {
+			word = code[m[i]:m[i+1]]
+		}
+	}
+	n := m[1]
+	for {
+		rest := strings.TrimLeft(code[n:], " \t")
+		if strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[") {
+			return "", 0, false // a method or an index of the path
+		}
+		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "+") {
+			return word, n, true
+		}
+		after := strings.TrimLeft(rest[1:], " \t")
+		lit, k, ok := literal(after, `'"`)
+		if !ok {
+			return "", 0, false
+		}
+		word = strings.TrimRight(word, "/") + "/" + strings.Trim(lit, "/")
+		n = len(code) - len(after) + k
+	}
 }
 
 // literal reads one string literal at the start of code: its text with

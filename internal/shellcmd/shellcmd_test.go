@@ -710,6 +710,18 @@ func TestInline(t *testing.T) {
 		{`python3 - <<< "import shutil; shutil.rmtree('/usr')"`, []string{`rm|-r|--|/usr via python3 <<: shutil.rmtree("/usr")`}},
 		{`awk 'BEGIN {system("rm -rf /")}'`, []string{"rm|-rf|/ via awk"}},
 		{`awk -F: -v x=1 'BEGIN {system("rm -rf ~")}' /etc/passwd`, []string{"rm|-rf|~ via awk"}},
+		// The home folder as the languages name it, and literal paths
+		// joined to it.
+		{`python3 -c "import shutil,os; shutil.rmtree(os.path.expanduser('~'))"`, []string{`rm|-r|--|~ via python3 -c: shutil.rmtree("~")`}},
+		{`python3 -c "import shutil,os; shutil.rmtree(os.path.expanduser('~/Documents'))"`, []string{`rm|-r|--|~/Documents via python3 -c: shutil.rmtree("~/Documents")`}},
+		{`python3 -c "from pathlib import Path; import shutil; shutil.rmtree(Path.home() / 'src' / 'old')"`, []string{`rm|-r|--|~/src/old via python3 -c: shutil.rmtree("~/src/old")`}},
+		{`python3 -c "import shutil,os; shutil.rmtree(os.environ['HOME'])"`, []string{`rm|-r|--|~ via python3 -c: shutil.rmtree("~")`}},
+		{`node -e "require('fs').rmSync(require('os').homedir(), {recursive: true})"`, []string{`rm|-r|--|~ via node -e: rmSync("~")`}},
+		{`node -e "require('fs').rmSync(process.env.HOME + '/Documents', {recursive: true})"`, []string{`rm|-r|--|~/Documents via node -e: rmSync("~/Documents")`}},
+		{`ruby -e 'FileUtils.rm_rf(Dir.home)'`, []string{`rm|-r|--|~ via ruby -e: FileUtils.rm_rf("~")`}},
+		{`perl -MFile::Path=remove_tree -e 'remove_tree($ENV{HOME})'`, []string{`rm|-r|--|~ via perl -e: remove_tree("~")`}},
+		{`python3 -c "from pathlib import Path; import shutil; shutil.rmtree(Path.home().joinpath(x))"`, nil},
+		{`python3 -c "from pathlib import Path; import shutil; shutil.rmtree(Path.home() / name)"`, nil},
 		{`python3 script.py <<< 'import os; os.system("rm -rf /")'`, nil},
 		{`awk -f prog.awk 'system("rm -rf /")'`, nil},
 		// Not code of the command line, or nothing run.
