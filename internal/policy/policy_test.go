@@ -230,6 +230,11 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `echo "git reset --hard"`}, none},
 	},
 	"hookshim/secret-files": {
+		{Example{Tool: event.ToolShell, Text: `cp -r ~/.ssh ./keys`}, deny},
+		{Example{Tool: event.ToolShell, Text: `cd ~ && tar czf /tmp/x.tgz .gnupg`}, deny},
+		{Example{Tool: event.ToolShell, Text: `grep -rn password /Users/me/.aws`}, deny},
+		{Example{Tool: event.ToolShell, Text: `cp -r .kube/ k8s`}, none},
+		{Example{Tool: event.ToolShell, Text: `ls -la ~/.ssh && du -sh ~/.ssh`}, none},
 		{Example{Tool: event.ToolFileRead, Text: `C:\Users\u\project\.env`}, deny},
 		{Example{Tool: event.ToolShell, Text: `cat "./.env"`}, deny},
 		{Example{Tool: event.ToolShell, Text: `bash -c 'less .env.production'`}, deny},

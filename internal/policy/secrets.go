@@ -32,7 +32,9 @@ var secretFiles = &spec{
 			"`.docker/config.json`, `.kube/config`, `credentials.json`, `*.tfvars`, `terraform.tfstate`, " +
 			"`.gnupg/*`; `.npmrc`, `.pypirc` and `.yarnrc.yml` when they hold a credential (`_authToken`, `password`, …: the file on disk " +
 			"and what is being written are read; one in the home folder, which hookshim cannot find, counts as holding one). " +
-			"A glob whose last element starts with a literal part matching one counts (`cat .env*`, `**/.env*`).",
+			"A glob whose last element starts with a literal part matching one counts (`cat .env*`, `**/.env*`), and so does a " +
+			"home folder's folder of them given whole to an archiver, a sync, or a copy or search that recurses (`cp -r ~/.ssh keys`, " +
+			"`tar czf k.tgz ~/.aws`, `scp -r`, `zip -r`, `rsync`, `grep -r … ~/.ssh`).",
 		Misses: "`.env.example`, `.env.sample`, `.env.template`, `.env.dist` and the like (`.env.local.example`: templates; see allow), names printed by `echo`/`printf` " +
 			"or set by `export`, and files run by `source`/`.`: running a file does not show it, and what it sets may be printed afterwards " +
 			"as any variable may. Files only listed, deleted or chmod-ed (`ls`, `stat`, `rm`, `chmod`), files reached through variables the line does not set, " +
@@ -257,6 +259,9 @@ func secretFile(ev *event.Event, files, allow globs) string {
 				}
 			}
 		}
+		if dir := secretFolder(c, r.cwd, files, allow); dir != "" {
+			return showCmd(c) + " reads or writes every file in " + dir + ", which holds secrets"
+		}
 		if lit := codeSecret(c, files, allow); lit != "" {
 			return showCmd(c) + " runs code that opens " + lit + ", which holds secrets"
 		}
@@ -356,6 +361,53 @@ func wordPaths(w string) []string {
 		add(w[i+1:])
 	}
 	return out
+}
+
+// secretFolder is the argument of a command that reads or writes a whole
+// folder (an archiver, a copy or search that recurses) when the folder is
+// one of a home folder's whose files are secret by name (~/.ssh, ~/.gnupg,
+// ~/.aws, ~/.kube, ~/.docker: the folders of the secret patterns with two
+// elements), or "". A project's own .docker or .kube folder is not one.
+func secretFolder(c shellcmd.Command, cwd string, files, allow globs) string {
+	if !wholeFolders(c) {
+		return ""
+	}
+	for _, w := range c.Args[1:] {
+		if w == "" || strings.HasPrefix(w, "-") {
+			continue
+		}
+		p := strings.ToLower(expand(strings.ReplaceAll(w, `\`, "/"), cwd))
+		if parent, _ := path2(p); !isHome(parent) {
+			continue
+		}
+		name := path.Base(p)
+		for _, g := range files {
+			if len(g.parts) == 2 && g.parts[0] == name && !strings.ContainsAny(name, "*?[") &&
+				!allow.matchTail([]string{name, g.parts[1]}) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// wholeFolders reports whether a command reads or writes every file of
+// a folder it is given: archivers, syncs, and copies and searches that
+// recurse.
+func wholeFolders(c shellcmd.Command) bool {
+	if len(c.Args) < 2 {
+		return false // no folder given, or redirections only (`<0`)
+	}
+	short, long := flags(c.Args[1:])
+	switch c.Name() {
+	case "tar", "zip", "7z", "7za", "rsync", "rclone", "rg", "ag", "ack":
+		return true
+	case "cp", "scp":
+		return strings.ContainsAny(short, "rRa") || slices.Contains(long, "recursive") || slices.Contains(long, "archive")
+	case "grep", "egrep", "fgrep":
+		return strings.ContainsAny(short, "rR") || slices.Contains(long, "recursive") || slices.Contains(long, "dereference-recursive")
+	}
+	return false
 }
 
 // codeSecret is the first string literal of an interpreter's inline code
@@ -541,4 +593,18 @@ func writtenTexts(input []byte) []string {
 		}
 	}
 	return texts
+}
+
+// isHome reports whether a path, as expand makes it and in lower case,
+// is a home folder: ~, /root, or /home/NAME, /users/NAME, /var/home/NAME.
+func isHome(p string) bool {
+	if p == home || p == "/root" {
+		return true
+	}
+	for _, homes := range []string{"/home/", "/users/", "/var/home/"} {
+		if user, ok := strings.CutPrefix(p, homes); ok && user != "" && !strings.Contains(user, "/") {
+			return true
+		}
+	}
+	return false
 }
