@@ -322,6 +322,8 @@ var more = map[string][]struct {
 		{Example{Tool: event.ToolShell, Text: `echo '{"disableAllHooks": false}' > /tmp/s.json`}, none},
 		{Example{Tool: event.ToolShell, Text: `grep -rn disableAllHooks ~/.claude`}, none},
 		{Example{Tool: event.ToolShell, Text: `claude -p 'review the diff' --settings '{"model": "opus"}'`}, none},
+		{Example{Tool: event.ToolShell, Text: `unset HOOKSHIM_ON_ERROR; claude -p x`}, deny},
+		{Example{Tool: event.ToolShell, Text: `xargs hookshim <<< allow`}, ask},
 		{Example{Tool: event.ToolShell, Text: `hookshim --help`}, none},
 		{Example{Tool: event.ToolShell, Text: `hookshim uninstall --all --dry-run`}, none},
 		{Example{Tool: event.ToolShell, Text: `hookshim status; hookshim explain 3f2a`}, none},

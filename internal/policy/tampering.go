@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ var hookTampering = &spec{
 		Catches: "shell commands that run `hookshim allow`, `deny`, `install` or `uninstall` (not `--dry-run`, `--check` or `--help`), " +
 			"also as a path (`~/go/bin/hookshim`), through `npx`, `pnpm dlx`, `bunx`, `yarn dlx`, `go run …/cmd/hookshim` and the wrappers the shell policies read; " +
 			"commands run with a switch of hookshim's set (`HOOKSHIM_DISABLE=1 claude -p …`, `env HOOKSHIM_SKIP=x …`), " +
-			"`export`, `declare`, `setenv`, fish's `set -x`, `setx`, `launchctl setenv` and `systemctl set-environment` of one, " +
+			"`export`, `declare`, `setenv`, fish's `set -x`, `setx`, `launchctl setenv` and `systemctl set-environment` of one, `unset` of one, " +
 			"and a line that writes a file or runs an interpreter's inline code with one assigned in its text " +
 			"(`echo 'export HOOKSHIM_DISABLE=1' >> .envrc`, `cat >> ~/.zshrc <<EOF`); the switches are `HOOKSHIM`, " +
 			"`HOOKSHIM_DISABLE`, `HOOKSHIM_SKIP`, `HOOKSHIM_CONFIG`, `HOOKSHIM_TRUST_ALL`, `HOOKSHIM_ON_ERROR`, `HOOKSHIM_DEPTH` and `HOOKSHIM_GUARD`. " +
@@ -32,7 +33,7 @@ var hookTampering = &spec{
 			"`hookshim providers` lists the tools; also where `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and the like move them), " +
 			"hookshim's own config and state (`~/.config/hookshim/`, `~/.local/state/hookshim/`: allowances and their copies; " +
 			"`XDG_CONFIG_HOME` and `XDG_STATE_HOME` followed) and the hookshim program itself; deleting or moving a folder that holds one " +
-			"(`rm -rf .claude`, `mv ~/.local/state …`); a link to one, which is that file (writing through it, `ln -s` to it), and " +
+			"(`rm -rf .claude`, `mv ~/.local/state …`), a glob that matches one there now (`rm .claude/*`, `rm -r .cla*`); a link to one, which is that file (writing through it, `ln -s` to it), and " +
 			"`git checkout`, `restore`, `rm`, `mv` and `stash` of one (an older version may have no hooks); file tools that write a switch " +
 			"assignment into any file but documentation (`HOOKSHIM_DISABLE=1` in `.envrc`, `\"HOOKSHIM_SKIP\": …` in a settings file). " +
 			"An agent started with its hooks switched off (`claude --settings '{\"disableAllHooks\": true}' -p …`, " +
@@ -108,8 +109,9 @@ var switches = []string{"HOOKSHIM", "HOOKSHIM_DISABLE", "HOOKSHIM_SKIP", "HOOKSH
 // where hookshim is registered.
 var changing = []string{"allow", "deny", "install", "uninstall"}
 
-// setters set or export a variable named in their arguments.
-var setters = []string{"export", "declare", "typeset", "local", "readonly", "setenv", "setx", "set", "launchctl", "systemctl"}
+// setters set, export or unset a variable named in their arguments
+// (unset HOOKSHIM_ON_ERROR takes fail-closed from what the line starts).
+var setters = []string{"export", "declare", "typeset", "local", "readonly", "setenv", "setx", "set", "unset", "unsetenv", "launchctl", "systemctl"}
 
 // guard is one file (or folder) that decides which hooks run: its path
 // below where its scope starts, split and in lower case (elements may be
@@ -346,12 +348,23 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 	if cwd == "" {
 		cwd = ev.ProjectDir
 	}
+	globBudget := maxGlobEntries
 	check := func(p, dir string, above bool) string {
 		if strings.HasPrefix(p, "container:") {
 			return "" // a container's own file (onHost)
 		}
 		p = expand(strings.ReplaceAll(p, `\`, "/"), dir)
 		if p == "" || allow.match(strings.ToLower(p)) {
+			return ""
+		}
+		if strings.ContainsAny(p, "*?[") {
+			// A glob names the files it matches when it runs: those
+			// there now (`rm .claude/*`, `rm -r .cla*`).
+			for _, m := range globFiles(p, &globBudget) {
+				if what := guarded().find(m, above); what != "" {
+					return what
+				}
+			}
 			return ""
 		}
 		if what := guarded().find(p, above); what != "" {
@@ -389,7 +402,9 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 	writesAny := false
 	for _, r := range runs {
 		c := r.cmd
-		if sub := hookshimRun(c); sub != "" {
+		if sub := hookshimRun(c); sub == "?" {
+			return unsure + showCmd(c) + " runs hookshim with a subcommand known only when it runs; check it by hand"
+		} else if sub != "" {
 			return showCmd(c) + " changes which hooks run (hookshim " + sub + "): only the user may run it"
 		}
 		if name := setSwitch(c); name != "" {
@@ -493,6 +508,49 @@ func (g *guards) switchesOff(text string) string {
 	return ""
 }
 
+// maxGlobEntries bounds the folder entries globFiles reads for one
+// call's globs: a glob over a huge tree, or a line of many globs, is read
+// that far, no further.
+const maxGlobEntries = 8192
+
+// globFiles are the files an absolute glob matches now, as bash matches
+// it: element by element, a leading dot only by a leading dot; it reads
+// at most *budget folder entries, and counts them off. A relative glob
+// (its folder unknown) or ~ matches nothing here.
+func globFiles(p string, budget *int) []string {
+	if !strings.HasPrefix(p, "/") {
+		return nil
+	}
+	dirs := []string{"/"}
+	for _, elem := range strings.Split(strings.Trim(p, "/"), "/") {
+		var next []string
+		for _, d := range dirs {
+			if !strings.ContainsAny(elem, "*?[") {
+				next = append(next, path.Join(d, elem))
+				continue
+			}
+			entries, err := os.ReadDir(d)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if *budget--; *budget < 0 {
+					return next
+				}
+				name := e.Name()
+				if strings.HasPrefix(name, ".") && !strings.HasPrefix(elem, ".") {
+					continue
+				}
+				if ok, _ := path.Match(elem, name); ok {
+					next = append(next, path.Join(d, name))
+				}
+			}
+		}
+		dirs = next
+	}
+	return dirs
+}
+
 // resolved is the file a path (as expand makes it) names once its links
 // are followed, when it is absolute, exists and is reached through one;
 // else "".
@@ -562,6 +620,9 @@ func hookshimRun(c shellcmd.Command) string {
 	}
 	if at < 0 {
 		return ""
+	}
+	if at == len(args)-1 && (slices.Contains(c.Via, "xargs") || slices.Contains(c.Via, "parallel")) {
+		return "?" // its subcommand comes from its input
 	}
 	sub := ""
 	for _, a := range args[at+1:] {

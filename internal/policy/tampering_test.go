@@ -193,6 +193,11 @@ func TestTamperingThroughLinks(t *testing.T) {
 		{event.ToolShell, "git checkout -b fix/x", false},
 		{event.ToolShell, "git restore src/main.go", false},
 		{event.ToolFileWrite, "other.json", false},
+		{event.ToolShell, "rm .claude/*", true},
+		{event.ToolShell, "rm -r .cla*", true},
+		{event.ToolShell, "mv .claude/settings.* /tmp/", true},
+		{event.ToolShell, "rm -rf *", false},
+		{event.ToolShell, "rm -f *.json", false},
 		{event.ToolShell, "claude --settings off.json -p 'tidy up'", true},
 		{event.ToolShell, "claude --settings on.json -p 'tidy up'", false},
 	} {
