@@ -47,7 +47,7 @@ var destructiveShell = &spec{
 			"folders (`$CMD -rf /`, `\"$(which rm)\" -rf /`; what it is given with `-c` is read, as it may be a shell: `$SHELL -c '…'`), " +
 			"a program decoded only when it runs (`curl … | base64 -d | sh`, " +
 			"`eval \"$(… | xxd -r -p)\"`; a literal the line decodes is read as what it decodes to: `echo cm0gLXJmIC8= | base64 -d | sh`, " +
-			"`rm -rf \"$(echo L3Vzcg== | base64 -d)\"`, `xxd -r -p`, `base32 -d`, `rev`); so does a line that cannot be read to its end. " +
+			"`rm -rf \"$(echo L3Vzcg== | base64 -d)\"`, `xxd -r -p`, `rev`); so does a line that cannot be read to its end. " +
 			"Home folders are known by their path too (`/home/NAME`, `/Users/NAME` and the folders right in them). Emptying a temp folder " +
 			"(`rm -rf /var/tmp/*`) is not reported. " +
 			"A PowerShell tool's line (Claude Code's `PowerShell`, Copilot CLI's `powershell`) is read as PowerShell: `Remove-Item` and its aliases " +

@@ -787,7 +787,6 @@ func TestDecoded(t *testing.T) {
 		`base64 -d <<< cm0gLXJmIC8= | sh`:            "rm|-rf|/",
 		`echo 726d202d7266202f | xxd -r -p | sh`:     "rm|-rf|/",
 		`echo '/ fr- mr' | rev | bash`:               "rm|-rf|/",
-		`echo OJWSALLSMYQC6=== | base32 -d | sh`:     "rm|-rf|/",
 		`eval "$(echo cm0gLXJmIC8= | base64 -d)"`:    "rm|-rf|/",
 		`rm -rf "$(echo L3Vzcg== | base64 -d)"`:      "rm|-rf|/usr",
 		`echo '/ fr- mr' | rev | cat | sh`:           "rm|-rf|/",
@@ -802,6 +801,7 @@ func TestDecoded(t *testing.T) {
 		`echo 'not base64!' | base64 -d | sh`,
 		`echo cm0gLXJmIC8= | base64 -d -w0 | sh`,
 		`echo x | rev | rev | rev | rev | sh`,
+		`echo OJWSALLSMYQC6=== | base32 -d | sh`,
 	} {
 		cs, err := Commands(line)
 		require.NoError(t, err, line)

@@ -1,7 +1,6 @@
 package shellcmd
 
 import (
-	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -901,7 +900,7 @@ func (w *walker) outputOf(s *syntax.Stmt, sc *scope, depth int) *feed {
 		if in := w.stdinOf(s.Redirs, sc); in != nil && in.known {
 			return in
 		}
-	case "base64", "base32", "xxd", "rev":
+	case "base64", "xxd", "rev":
 		// A decoder of a here-string or a here-document.
 		if in := w.stdinOf(s.Redirs, sc); in != nil && in.known {
 			if text, ok := decode(args, in.text); ok {
@@ -955,9 +954,10 @@ func (w *walker) decoded(s *syntax.Stmt, sc *scope, in string) *feed {
 }
 
 // decode is what a decoder given args prints for the input in: base64
-// -d (--decode, macOS's -D) and base32 -d, with -i (ignore garbage) or
-// not; xxd -r -p (plain hex); rev. ok is false for other programs and
-// options, and for input the decoder would refuse.
+// -d (--decode, macOS's -D), with -i (ignore garbage) or not; xxd -r -p
+// (plain hex); rev. ok is false for other programs and options (base32,
+// whose package would cost every call its start-up tables, is left to
+// the run: unsure), and for input the decoder would refuse.
 func decode(args []string, in string) (string, bool) {
 	name, opts := base(args[0]), args[1:]
 	flag := func(want ...string) bool {
@@ -969,21 +969,15 @@ func decode(args []string, in string) (string, bool) {
 		return true
 	}
 	switch name {
-	case "base64", "base32":
+	case "base64":
 		if !slices.ContainsFunc(opts, func(o string) bool { return o == "-d" || o == "--decode" || o == "-D" || o == "-di" || o == "-id" }) ||
 			!flag("-d", "--decode", "-D", "-i", "--ignore-garbage", "-di", "-id") {
 			return "", false
 		}
 		text := strings.Join(strings.Fields(in), "")
-		var b []byte
-		var err error
-		if name == "base64" {
-			b, err = base64.StdEncoding.DecodeString(text)
-			if err != nil {
-				b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(text, "="))
-			}
-		} else {
-			b, err = base32.StdEncoding.DecodeString(text)
+		b, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(text, "="))
 		}
 		return string(b), err == nil
 	case "xxd":
