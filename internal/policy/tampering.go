@@ -175,7 +175,7 @@ func split(p string) []string {
 // files of its switches), hookshim's own config and state, and the
 // program exe. getenv gives the folders that move them.
 func makeGuards(getenv func(string) string, exe string) *guards {
-	g := &guards{list: make([]guard, 0, 256)} // 230 for the tools of today
+	g := &guards{list: make([]guard, 0, 128)} // about 100 for the tools of today
 	if h := getenv("HOME"); filepath.IsAbs(h) {
 		g.home = split(strings.TrimSuffix(h, "/"))
 	}
