@@ -379,21 +379,25 @@ func tampering(ev *event.Event, guarded func() *guards, allow globs) string {
 	}
 	switch ev.Tool.Name {
 	case event.ToolFileWrite, event.ToolFileEdit:
-		for _, p := range filePaths(ev) {
+		paths := filePaths(ev)
+		for _, p := range paths {
 			if what := check(p, cwd, false); what != "" {
 				return "writing " + p + " changes " + what + ": only the user may change it"
 			}
-			if documentation(p) {
-				continue
-			}
-			texts := writtenTexts(ev.Tool.Input)
-			if name := assignsSwitch(texts...); name != "" {
-				return "writing " + p + " sets " + name + ", which changes what hookshim runs: only the user may set it"
-			}
-			for _, t := range texts {
-				if key := guarded().switchesOff(t); key != "" {
-					return "writing " + p + " sets " + key + ", which switches a tool's hooks off: only the user may set it"
-				}
+		}
+		// The texts written are the call's, the same for each of its
+		// files: read once, for the first file that is not documentation.
+		i := slices.IndexFunc(paths, func(p string) bool { return !documentation(p) })
+		if i < 0 {
+			return ""
+		}
+		texts := writtenTexts(ev.Tool.Input)
+		if name := assignsSwitch(texts...); name != "" {
+			return "writing " + paths[i] + " sets " + name + ", which changes what hookshim runs: only the user may set it"
+		}
+		for _, t := range texts {
+			if key := guarded().switchesOff(t); key != "" {
+				return "writing " + paths[i] + " sets " + key + ", which switches a tool's hooks off: only the user may set it"
 			}
 		}
 		return ""
