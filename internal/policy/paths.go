@@ -560,3 +560,35 @@ func shown(s string) string {
 	}
 	return "`" + strings.ToValidUTF8(s, "?") + "`"
 }
+
+// homeParts is how many leading elements of a path (split at "/", in
+// lower case) name a home folder by its form: "~" (what expand makes of
+// $HOME), /home/NAME, /users/NAME, /var/home/NAME, /root, a drive's
+// users/NAME; 0 for none.
+func homeParts(parts []string) int {
+	n := 0
+	switch {
+	case parts[0] == home:
+		return 1
+	case len(parts) > 2 && parts[0] == "" && (parts[1] == "home" || parts[1] == "users"):
+		n = 3
+	case len(parts) > 3 && parts[0] == "" && parts[1] == "var" && parts[2] == "home":
+		n = 4
+	case len(parts) > 1 && parts[0] == "" && parts[1] == "root":
+		return 2
+	case len(parts) > 2 && len(parts[0]) == 2 && parts[0][1] == ':' && parts[1] == "users":
+		n = 3
+	}
+	if n > 0 && parts[n-1] == "" {
+		return 0 // /home/ names no one's
+	}
+	return n
+}
+
+// isHome reports whether a path, as expand makes it and in lower case,
+// is a home folder (homeParts).
+func isHome(p string) bool {
+	parts := strings.Split(p, "/")
+	n := homeParts(parts)
+	return n > 0 && n == len(parts)
+}

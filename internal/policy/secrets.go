@@ -594,17 +594,3 @@ func writtenTexts(input []byte) []string {
 	}
 	return texts
 }
-
-// isHome reports whether a path, as expand makes it and in lower case,
-// is a home folder: ~, /root, or /home/NAME, /users/NAME, /var/home/NAME.
-func isHome(p string) bool {
-	if p == home || p == "/root" {
-		return true
-	}
-	for _, homes := range []string{"/home/", "/users/", "/var/home/"} {
-		if user, ok := strings.CutPrefix(p, homes); ok && user != "" && !strings.Contains(user, "/") {
-			return true
-		}
-	}
-	return false
-}

@@ -263,16 +263,10 @@ func makeGuards(getenv func(string) string, exe string) *guards {
 // usual places of home folders (/home/NAME, /Users/NAME, /root, a
 // drive's Users/NAME) and $HOME; 0 for none.
 func (g *guards) homeLen(parts []string) int {
-	switch {
-	case parts[0] == home:
-		return 1
-	case len(parts) > 2 && parts[0] == "" && (parts[1] == "home" || parts[1] == "users"):
-		return 3
-	case len(parts) > 1 && parts[0] == "" && parts[1] == "root":
-		return 2
-	case len(parts) > 2 && len(parts[0]) == 2 && parts[0][1] == ':' && parts[1] == "users":
-		return 3
-	case len(g.home) > 1 && len(parts) >= len(g.home) && slices.Equal(parts[:len(g.home)], g.home):
+	if n := homeParts(parts); n > 0 {
+		return n
+	}
+	if len(g.home) > 1 && len(parts) >= len(g.home) && slices.Equal(parts[:len(g.home)], g.home) {
 		return len(g.home)
 	}
 	return 0

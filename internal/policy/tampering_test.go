@@ -209,3 +209,16 @@ func TestTamperingThroughLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeParts: the home folders known by their form, for the guards
+// and for secret-files' folders alike.
+func TestHomeParts(t *testing.T) {
+	for p, want := range map[string]int{
+		"~/.claude": 1, "/home/u/.claude": 3, "/users/me": 3, "/var/home/u/.ssh": 4, "/root/.ssh": 2,
+		"c:/users/u/.claude": 3, "/home/": 0, "/opt/u": 0, "relative/x": 0,
+	} {
+		assert.Equal(t, want, homeParts(strings.Split(p, "/")), p)
+	}
+	assert.True(t, isHome("/var/home/u"))
+	assert.False(t, isHome("/home/u/src"))
+}
